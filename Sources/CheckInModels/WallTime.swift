@@ -1,0 +1,117 @@
+/// Wall-clock time as whole microseconds since the Unix epoch (UTC).
+///
+/// Kept apart from `Duration`-based monotonic time on purpose: the wall clock can jump (NTP, a Pi
+/// without a real-time clock booting in 1970), so it is used for display and across reboots only;
+/// countdowns within one boot run on monotonic time.
+public struct WallTime: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var microsecondsSinceEpoch: Int64
+
+    public init(microsecondsSinceEpoch: Int64) {
+        self.microsecondsSinceEpoch = microsecondsSinceEpoch
+    }
+
+    public init(secondsSinceEpoch: Int64) {
+        self.microsecondsSinceEpoch = secondsSinceEpoch * 1_000_000
+    }
+
+    public static func < (lhs: WallTime, rhs: WallTime) -> Bool {
+        lhs.microsecondsSinceEpoch < rhs.microsecondsSinceEpoch
+    }
+
+    public static func + (lhs: WallTime, rhs: Duration) -> WallTime {
+        WallTime(microsecondsSinceEpoch: lhs.microsecondsSinceEpoch + rhs.wholeMicroseconds)
+    }
+
+    public static func - (lhs: WallTime, rhs: WallTime) -> Duration {
+        .microseconds(lhs.microsecondsSinceEpoch - rhs.microsecondsSinceEpoch)
+    }
+
+    /// ISO 8601 / RFC 3339 in UTC with millisecond precision, e.g. `2026-11-22T21:55:19.042Z`.
+    public var iso8601: String {
+        let (seconds, micros) = microsecondsSinceEpoch.floorDivided(by: 1_000_000)
+        let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
+        let (year, month, day) = civilDate(fromDaysSinceEpoch: days)
+        let hour = secondOfDay / 3600, minute = secondOfDay / 60 % 60, second = secondOfDay % 60
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+            + ".\(pad(micros / 1000, 3))Z"
+    }
+
+    /// Parses what `iso8601` prints (UTC, `Z`, optional fraction of up to 6 digits).
+    public init?(iso8601 text: String) {
+        let parts = text.split(separator: "T")
+        guard parts.count == 2, text.hasSuffix("Z") else { return nil }
+        let date = parts[0].split(separator: "-").compactMap { Int64($0) }
+        var time = parts[1].dropLast()
+        var micros: Int64 = 0
+        if let dot = time.firstIndex(of: ".") {
+            let fraction = time[time.index(after: dot)...]
+            guard (1...6).contains(fraction.count), let value = Int64(fraction) else { return nil }
+            micros = value * Int64(pow10(6 - fraction.count))
+            time = time[..<dot]
+        }
+        let clock = time.split(separator: ":").compactMap { Int64($0) }
+        guard date.count == 3, clock.count == 3,
+              (1...12).contains(date[1]), (1...31).contains(date[2]),
+              (0..<24).contains(clock[0]), (0..<60).contains(clock[1]), (0..<61).contains(clock[2])
+        else { return nil }
+        let days = daysSinceEpoch(year: date[0], month: date[1], day: date[2])
+        let seconds = days * 86_400 + clock[0] * 3600 + clock[1] * 60 + clock[2]
+        self.init(microsecondsSinceEpoch: seconds * 1_000_000 + micros)
+    }
+
+    public var description: String { iso8601 }
+}
+
+extension Duration {
+    /// The duration truncated to whole microseconds (what the store and the wall clock keep).
+    public var wholeMicroseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    }
+
+    public var wholeSeconds: Int64 { components.seconds }
+}
+
+extension Int64 {
+    /// Division rounding towards negative infinity, so times before 1970 format correctly.
+    func floorDivided(by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+        var quotient = self / divisor
+        var remainder = self % divisor
+        if remainder < 0 {
+            quotient -= 1
+            remainder += divisor
+        }
+        return (quotient, remainder)
+    }
+}
+
+private func pow10(_ exponent: Int) -> Int {
+    (0..<exponent).reduce(1) { value, _ in value * 10 }
+}
+
+private func pad(_ value: Int64, _ width: Int) -> String {
+    let digits = String(value)
+    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+}
+
+// Howard Hinnant's days-from-civil algorithms (public domain), valid for the proleptic Gregorian calendar.
+private func civilDate(fromDaysSinceEpoch days: Int64) -> (Int64, Int64, Int64) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthIndex = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+}
+
+private func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+}

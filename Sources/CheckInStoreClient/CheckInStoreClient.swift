@@ -1,0 +1,74 @@
+public import CheckInModels
+
+/// The device's durable memory: check-ins, their upload state and the settings.
+///
+/// Every call that returns has reached stable storage (`record` returns only once the check-in's
+/// transaction is durable); every failure is a `StoreFailure` saying what is wrong.
+public struct CheckInStoreClient: Sendable {
+    /// Durably stores a new check-in and returns it as stored.
+    public var record: @Sendable (NewCheckIn) async throws(StoreFailure) -> CheckInRecord
+    /// The most recent check-ins, newest first.
+    public var history: @Sendable (_ limit: Int) async throws(StoreFailure) -> [CheckInRecord]
+    /// The stored settings, or nil on a fresh device.
+    public var loadSettings: @Sendable () async throws(StoreFailure) -> StoredSettings?
+    public var saveSettings: @Sendable (StoredSettings) async throws(StoreFailure) -> Void
+    /// How many check-ins wait to be uploaded.
+    public var pendingUploadCount: @Sendable () async throws(StoreFailure) -> Int
+
+    public init(
+        record: @escaping @Sendable (NewCheckIn) async throws(StoreFailure) -> CheckInRecord,
+        history: @escaping @Sendable (_ limit: Int) async throws(StoreFailure) -> [CheckInRecord],
+        loadSettings: @escaping @Sendable () async throws(StoreFailure) -> StoredSettings?,
+        saveSettings: @escaping @Sendable (StoredSettings) async throws(StoreFailure) -> Void,
+        pendingUploadCount: @escaping @Sendable () async throws(StoreFailure) -> Int
+    ) {
+        self.record = record
+        self.history = history
+        self.loadSettings = loadSettings
+        self.saveSettings = saveSettings
+        self.pendingUploadCount = pendingUploadCount
+    }
+}
+
+/// Settings as stored, with the config values last applied so that an edited config file takes
+/// effect on restart while a change made with `lifesignalctl` survives restarts of an unedited one.
+public struct StoredSettings: Hashable, Sendable {
+    public var settings: CheckInSettings
+    /// Bumped on every change; the newer side wins when syncing with the backend.
+    public var version: Int64
+    public var appliedFromConfig: CheckInSettings?
+
+    public init(settings: CheckInSettings, version: Int64, appliedFromConfig: CheckInSettings?) {
+        self.settings = settings
+        self.version = version
+        self.appliedFromConfig = appliedFromConfig
+    }
+}
+
+/// Why the store could not do what was asked. `Equatable` so reducers can keep it in state.
+public struct StoreFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Hashable, Sendable {
+        /// The disk or filesystem is full.
+        case full
+        /// The file or its directory cannot be written (read-only filesystem, permissions).
+        case readOnly
+        /// The file is not a valid database; it was moved aside, never deleted.
+        case corrupt
+        /// The file was written by a newer version of this software.
+        case newerSchema
+        /// The store could not be opened or reached at all.
+        case unavailable
+        /// Anything else SQLite reported.
+        case other
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,59 @@
+/// The device's hardware: one push button in, a few LEDs out.
+///
+/// Implementations: `GPIOSimulated` (development, tests, demos) and the libgpiod backend. Both
+/// deliver *debounced* button levels: a press is reported once the line has been stable for the
+/// debounce period (see `ButtonDebouncer`), so a chattering switch produces one press.
+public struct GPIOClient: Sendable {
+    /// Debounced button changes, in order. Finishes when the client is shut down.
+    public var buttonEvents: AsyncStream<ButtonEvent>
+    /// Sets one LED (index into the configured LED list).
+    public var setLED: @Sendable (_ index: Int, _ on: Bool) throws(GPIOError) -> Void
+    /// Releases the lines. LEDs are switched off first.
+    public var shutdown: @Sendable () -> Void
+
+    public init(
+        buttonEvents: AsyncStream<ButtonEvent>,
+        setLED: @escaping @Sendable (_ index: Int, _ on: Bool) throws(GPIOError) -> Void,
+        shutdown: @escaping @Sendable () -> Void
+    ) {
+        self.buttonEvents = buttonEvents
+        self.setLED = setLED
+        self.shutdown = shutdown
+    }
+}
+
+/// A debounced change of the button, stamped with the monotonic time of the edge that started it.
+public struct ButtonEvent: Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable {
+        case pressed
+        case released
+    }
+
+    public var kind: Kind
+    /// Monotonic (CLOCK_MONOTONIC/BOOTTIME) time of the first edge of the stable level.
+    public var at: Duration
+
+    public init(_ kind: Kind, at: Duration) {
+        self.kind = kind
+        self.at = at
+    }
+}
+
+/// A GPIO failure, carrying the operation, the chip or line, and the system's reason.
+public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var operation: String
+    public var target: String
+    public var reason: String
+    public var hint: String?
+
+    public init(operation: String, target: String, reason: String, hint: String? = nil) {
+        self.operation = operation
+        self.target = target
+        self.reason = reason
+        self.hint = hint
+    }
+
+    public var description: String {
+        "\(operation) \(target): \(reason)" + (hint.map { " (\($0))" } ?? "")
+    }
+}

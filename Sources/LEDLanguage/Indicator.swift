@@ -1,0 +1,19 @@
+/// What the LEDs must say, in order of how the feature decides it (see `CheckInState.indicator`).
+public enum Indicator: String, Hashable, Sendable, CaseIterable, Codable {
+    /// Loading the store at start-up; shown for a fraction of a second at most.
+    case starting
+    /// No check-in has ever been made on this device (or it is not configured).
+    case neverCheckedIn = "never_checked_in"
+    /// Checked in; the deadline is further away than the reminder lead.
+    case checkedIn = "checked_in"
+    /// The deadline is within the reminder lead: check in soon.
+    case reminder
+    /// The deadline has passed: the responders are being alerted.
+    case overdue
+    /// Something is wrong with the device itself (for example, a check-in could not be stored).
+    case fault
+    /// A check-in was just stored durably.
+    case acknowledged
+    /// The button was held for the long-press time.
+    case longPress = "long_press"
+}

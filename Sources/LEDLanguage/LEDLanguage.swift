@@ -1,0 +1,58 @@
+/// A physical LED: a name the patterns refer to and a colour for people (and the terminal view).
+public struct LED: Hashable, Sendable {
+    public var name: String
+    public var colour: String
+
+    public init(name: String, colour: String) {
+        self.name = name
+        self.colour = colour
+    }
+}
+
+/// What every LED does while one indicator is shown. LEDs the pattern does not name stay off.
+public struct LEDPattern: Hashable, Sendable {
+    public var waveforms: [String: Waveform]
+
+    public init(_ waveforms: [String: Waveform]) {
+        self.waveforms = waveforms
+    }
+
+    public func waveform(for led: LED) -> Waveform {
+        waveforms[led.name] ?? .off
+    }
+}
+
+/// The device's LED vocabulary: which LEDs exist and which pattern each indicator shows.
+/// Data, not code: the config file can change LEDs, colours and every pattern.
+public struct LEDLanguage: Hashable, Sendable {
+    public var leds: [LED]
+    public var patterns: [Indicator: LEDPattern]
+
+    public init(leds: [LED], patterns: [Indicator: LEDPattern]) {
+        self.leds = leds
+        self.patterns = patterns
+    }
+
+    public func pattern(for indicator: Indicator) -> LEDPattern {
+        patterns[indicator] ?? LEDPattern([:])
+    }
+
+    /// Three LEDs, green, amber and red, readable from across a room.
+    /// The README's LED table documents exactly this (a test keeps the two in step).
+    public static let standard = LEDLanguage(
+        leds: [LED(name: "green", colour: "green"), LED(name: "amber", colour: "amber"), LED(name: "red", colour: "red")],
+        patterns: [
+            .starting: LEDPattern([:]),
+            .neverCheckedIn: LEDPattern(["amber": .blink(on: .milliseconds(500), off: .milliseconds(1500))]),
+            .checkedIn: LEDPattern(["green": .on]),
+            .reminder: LEDPattern(["amber": .on]),
+            .overdue: LEDPattern(["red": .blink(on: .milliseconds(1000), off: .milliseconds(1000))]),
+            .fault: LEDPattern([
+                "amber": .cycle([(true, .milliseconds(250)), (false, .milliseconds(250))]),
+                "red": .cycle([(false, .milliseconds(250)), (true, .milliseconds(250))]),
+            ]),
+            .acknowledged: LEDPattern(["green": .blink(on: .milliseconds(150), off: .milliseconds(150))]),
+            .longPress: LEDPattern(["green": .on, "amber": .on, "red": .on]),
+        ]
+    )
+}

@@ -1,0 +1,1 @@
+print("lifesignald: not yet")
