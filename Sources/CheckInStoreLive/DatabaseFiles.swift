@@ -34,9 +34,10 @@ enum DatabaseFiles {
     static func checkBeforeOpening(_ path: String) throws(StoreFailure) {
         let parent = directory(of: path)
         if access(parent, W_OK) != 0 {
+            let failure = Errno.current
             // SQLite must be able to create the -wal and -shm files next to the database.
             throw StoreFailure(.readOnly, "cannot write the database \(path): its directory \(parent) is not "
-                + "writable (\(Errno.current)); check the mount (read-only filesystem?) and the ownership, "
+                + "writable (\(failure)); check the mount (read-only filesystem?) and the ownership, "
                 + "then restart")
         }
         let size = fileSize(path)
@@ -69,8 +70,9 @@ enum DatabaseFiles {
         }
         for suffix in companionSuffixes + [""] where exists(path + suffix) {
             guard rename(path + suffix, target + suffix) == 0 else {
+                let failure = Errno.current
                 throw StoreFailure(.unavailable, "database \(path) is damaged, and moving \(path + suffix) aside "
-                    + "to \(target + suffix) failed (\(Errno.current)); move or remove it by hand, then restart")
+                    + "to \(target + suffix) failed (\(failure)); move or remove it by hand, then restart")
             }
         }
         // Make the renames themselves durable; if this fails the renames still happened.

@@ -18,8 +18,9 @@ extension StoreFailure {
                 + "is read-only or not writable by this user; check the mount and the ownership, "
                 + "then restart \(detail)")
         case .corrupt:
-            self.init(.corrupt, "database \(path) is damaged, could not \(action); restart the daemon so "
-                + "it checks the file and moves it aside if needed \(detail)")
+            self.init(.corrupt, "database \(path) is damaged, could not \(action); stop lifesignald, move "
+                + "the file (with its -wal and -shm files) aside or restore a backup, and start it again: "
+                + "a missing database is created fresh \(detail)")
         case .unavailable where error.code.primary == .cantOpen:
             self.init(.unavailable, "could not \(action): cannot open \(path); check that \(directory(of: path)) "
                 + "exists and is accessible to this user \(detail)")

@@ -148,6 +148,21 @@ final class StoreFailureTests: XCTestCase {
         XCTAssertTrue(failure.message.contains(file), failure.message)
     }
 
+    /// An immutable file (chattr +i) cannot be opened for writing even by root; SQLite then quietly
+    /// opens it read-only, which the store must notice instead of failing at the first check-in.
+    func testAnImmutableDatabaseFileIsReportedReadOnly() async throws {
+        do {
+            let database = try CheckInDatabase.open(path: path)
+            _ = try await database.record(NewCheckIn(id: .random(), at: instant(wall: 1), source: .button))
+        }
+        try setImmutable(path, true)
+        defer { try? setImmutable(path, false) }
+
+        let failure = try XCTUnwrap(openFailure(path))
+        XCTAssertEqual(failure.kind, .readOnly, failure.message)
+        XCTAssertTrue(failure.message.contains(path), failure.message)
+    }
+
     func testANewDatabaseInAReadOnlyDirectoryIsReportedReadOnly() throws {
         let mounted = try directory.makeDirectory("data")
         try directory.makeReadOnly(mounted)
@@ -211,6 +226,22 @@ final class StoreFailureTests: XCTestCase {
             let failure = StoreFailure(error, while: "record a check-in")
             XCTAssertEqual(failure.kind, expected, "code \(code.rawValue) errno \(systemErrno)")
             XCTAssertTrue(failure.message.contains("/data/x.sqlite"), failure.message)
+        }
+    }
+
+    /// FS_IOC_SETFLAGS with FS_IMMUTABLE_FL, as `chattr +i` does (linux/fs.h).
+    private func setImmutable(_ path: String, _ immutable: Bool) throws {
+        let getFlags: UInt = 0x8008_6601, setFlags: UInt = 0x4008_6602, immutableFlag: Int = 0x10
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw TestFailure("open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var flags = 0
+        guard ioctl(descriptor, getFlags, &flags) == 0 else {
+            throw XCTSkip("this filesystem has no inode flags (\(String(cString: strerror(errno))))")
+        }
+        flags = immutable ? flags | immutableFlag : flags & ~immutableFlag
+        guard ioctl(descriptor, setFlags, &flags) == 0 else {
+            throw XCTSkip("cannot set the immutable flag here (\(String(cString: strerror(errno))))")
         }
     }
 }
