@@ -12,7 +12,7 @@
 ///
 /// Refused with a message saying they are not supported: floats, dates and times, inline tables,
 /// arrays of tables (`[[...]]`), multi-line strings, dotted keys on the left of `=`, nested arrays,
-/// hexadecimal/octal/binary integers.
+/// hexadecimal/octal/binary integers, headers of more than `maxHeaderDepth` names.
 ///
 /// Refused as in TOML: duplicate keys, a table defined twice, a key and a table with the same name.
 /// Parsing never traps and never recurses, whatever the input.
@@ -23,6 +23,9 @@ public struct ConfigDocument: Hashable, Sendable {
     public init(tables: [ConfigTable]) {
         self.tables = tables
     }
+
+    /// Most names a `[a.b.c]` header may have: keeps table bookkeeping linear on hostile input.
+    public static let maxHeaderDepth = 16
 
     /// The table defined by exactly this header (the root table for `[]`).
     public func table(_ path: [String]) -> ConfigTable? {

@@ -41,6 +41,10 @@ struct ConfigParser {
         }
         skipSpaces()
         let path = try parseKeyPath()
+        guard path.count <= ConfigDocument.maxHeaderDepth else {
+            throw ConfigSyntaxError(line: startLine, column: startColumn,
+                                    message: "table header has \(path.count) names; at most \(ConfigDocument.maxHeaderDepth) are supported")
+        }
         skipSpaces()
         guard current == "]" else {
             throw error("expected ']' to close the table header, or '.' between its names"
@@ -430,7 +434,8 @@ struct ConfigParser {
         switch scalar {
         case nil: "; found the end of the file"
         case "\n", "\r": "; found the end of the line"
-        case let scalar?: "; found '\(scalar.escaped(asASCII: false))'"
+        case let scalar? where isControl(scalar) || scalar == "\u{FEFF}": "; found U+\(hex4(scalar.value))"
+        case let scalar?: "; found '\(scalar)'"
         }
     }
 }

@@ -122,7 +122,7 @@ extension ConfigLoader {
     }
 
     /// Every indicator's pattern: the file's `[patterns.<indicator>]` (complete: LEDs it does not
-    /// name stay off) or the standard one. Nil when any is unusable.
+    /// name stay off) or, when that table is absent or empty, the standard one. Nil when any is unusable.
     private mutating func readPatterns(
         _ sections: Sections, names: [String], orderEntry: ConfigEntry?
     ) -> [Indicator: LEDPattern]? {
@@ -130,7 +130,8 @@ extension ConfigLoader {
         var complete = true
         var standardUsingMissing: [(indicator: Indicator, leds: [String])] = []
         for indicator in Indicator.allCases {
-            guard let table = sections.patterns[indicator] else {
+            // A header without keys (as in the commented example file) keeps the standard pattern.
+            guard let table = sections.patterns[indicator], !table.entries.isEmpty else {
                 let standard = LEDLanguage.standard.pattern(for: indicator)
                 let missing = standard.waveforms.keys.filter { !names.contains($0) }.sorted()
                 if missing.isEmpty {
@@ -192,7 +193,7 @@ extension ConfigLoader {
         _ patterns: [Indicator: LEDPattern], sections: Sections, orderEntry: ConfigEntry?
     ) -> Bool {
         func position(_ indicator: Indicator) -> (line: Int, column: Int) {
-            if let table = sections.patterns[indicator] { return (table.line, table.column) }
+            if let table = sections.patterns[indicator], !table.entries.isEmpty { return (table.line, table.column) }
             return orderEntry.map { ($0.value.line, $0.value.column) } ?? (1, 1)
         }
         let shown = Indicator.allCases.filter { $0 != .starting }
@@ -208,7 +209,8 @@ extension ConfigLoader {
                 valid = false
             } else if let twin = seen.first(where: { $0.visible == visible }) {
                 // Blame the configured one of the two.
-                let blamed = sections.patterns[indicator] != nil || sections.patterns[twin.indicator] == nil
+                let configured = { (indicator: Indicator) in sections.patterns[indicator]?.entries.isEmpty == false }
+                let blamed = configured(indicator) || !configured(twin.indicator)
                     ? (indicator, twin.indicator) : (twin.indicator, indicator)
                 let at = position(blamed.0)
                 report("patterns." + blamed.0.rawValue, line: at.line, column: at.column,
