@@ -224,6 +224,9 @@ struct ConfigParser {
             break
         }
         let unsigned = token.first == "+" || token.first == "-" ? Array(token.dropFirst()) : token
+        if text.lowercased() == "true" || text.lowercased() == "false" {
+            throw failure("booleans are written in lowercase: \(text.lowercased())")
+        }
         guard let first = unsigned.first, isDigit(first) else {
             throw failure(Self.expectedValue + "; found '\(text)' (text values need quotes: \"\(text)\")")
         }

@@ -169,6 +169,7 @@ final class ConfigParserTests: XCTestCase {
     func testMissingPiecesSayWhatWasExpected() {
         assertError("[t]\nkey", line: 2, column: 4, contains: "expected '=' after the key 'key'; found the end of the file")
         assertError("key = ", line: 1, column: 7, contains: "expected a value")
+        assertError("key = True", line: 1, column: 7, contains: "booleans are written in lowercase: true")
         assertError("key = simulated", line: 1, column: 7, contains: "text values need quotes: \"simulated\"")
         assertError("key = \"a\" \"b\"", line: 1, column: 11, contains: "expected the end of the line after the value of 'key'; found '\"'")
         assertError("a = 1 \u{FEFF}", line: 1, column: 7, contains: "found U+FEFF")
