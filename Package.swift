@@ -79,7 +79,7 @@ let package = Package(
 
         // MARK: Daemon plumbing and executables
         .module("ControlProtocol", ["CheckInModels", "LEDLanguage"]),
-        .module("ControlSocket", ["LinuxIO", "CLinuxSupport"]),
+        .module("ControlSocket", ["LinuxIO"]),
         .module("DeviceRuntime", [
             "ComposableCore", "CheckInFeature", "CheckInModels", "DeviceClock", "DeviceClockLive",
             "GPIOClient", "GPIOSimulated", "CheckInStoreClient", "CheckInStoreLive", "LEDLanguage",
