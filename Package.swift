@@ -71,10 +71,15 @@ let package = Package(
         .module("CheckInStoreLive", ["CheckInStoreClient", "CheckInModels", "SQLiteDatabase"]),
         .module("DeviceClockLive", ["DeviceClock", "CheckInModels"]),
         .module("GPIOSimulated", ["GPIOClient"]),
+        // Linux-only C declarations (eventfd, accept4, struct ucred) that the Glibc module hides.
+        .systemLibrary(name: "CLinuxSupport"),
+        // Owned file descriptors, an eventfd wake-up and a dedicated pthread for poll loops.
+        .module("LinuxIO", ["CLinuxSupport"]),
+        .module("SimulatorTerminal", ["GPIOSimulated", "LinuxIO"]),
 
         // MARK: Daemon plumbing and executables
         .module("ControlProtocol", ["CheckInModels", "LEDLanguage"]),
-        .module("ControlSocket", ["ControlProtocol"]),
+        .module("ControlSocket", ["LinuxIO"]),
         .module("DeviceRuntime", [
             "ComposableCore", "CheckInFeature", "CheckInModels", "DeviceClock", "DeviceClockLive",
             "GPIOClient", "GPIOSimulated", "CheckInStoreClient", "CheckInStoreLive", "LEDLanguage",
@@ -88,10 +93,10 @@ let package = Package(
         .tests("ComposableCoreTests", ["ComposableCore", "ComposableTestSupport", clocks, concurrencyExtras]),
         .tests("CheckInFeatureTests", ["CheckInFeature", "ComposableTestSupport", clocks, concurrencyExtras]),
         .tests("LEDLanguageTests", ["LEDLanguage"]),
-        .tests("GPIOTests", ["GPIOClient", "GPIOSimulated"]),
+        .tests("GPIOTests", ["GPIOClient", "GPIOSimulated", "SimulatorTerminal"]),
         .tests("CheckInStoreLiveTests", ["CheckInStoreLive", "SQLiteDatabase"]),
         .tests("ConfigTests", ["ConfigFile", "DeviceConfig"]),
-        .tests("ControlTests", ["ControlProtocol", "ControlSocket"]),
+        .tests("ControlTests", ["ControlSocket"]),
         .tests("EndToEndTests", ["ControlProtocol"]),
     ]
 )
