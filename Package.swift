@@ -69,24 +69,24 @@ let package = Package(
         ),
         .module("SQLiteDatabase", ["CSQLite"]),
         .module("CheckInStoreLive", ["CheckInStoreClient", "CheckInModels", "SQLiteDatabase"]),
-        .module("DeviceClockLive", ["DeviceClock", "CheckInModels"]),
-        .module("GPIOSimulated", ["GPIOClient"]),
-        // Linux-only C declarations (eventfd, accept4, struct ucred) that the Glibc module hides.
+        // Linux-only C declarations (eventfd, accept4, struct ucred, adjtimex) that the Glibc module hides.
         .systemLibrary(name: "CLinuxSupport"),
+        .module("DeviceClockLive", ["DeviceClock", "CheckInModels", "CLinuxSupport"]),
+        .module("GPIOSimulated", ["GPIOClient"]),
         // Owned file descriptors, an eventfd wake-up and a dedicated pthread for poll loops.
         .module("LinuxIO", ["CLinuxSupport"]),
         .module("SimulatorTerminal", ["GPIOSimulated", "LinuxIO"]),
 
         // MARK: Daemon plumbing and executables
-        .module("ControlProtocol", ["CheckInModels", "LEDLanguage"]),
+        .module("ControlProtocol", ["CheckInModels"]),
         .module("ControlSocket", ["LinuxIO"]),
         .module("DeviceRuntime", [
             "ComposableCore", "CheckInFeature", "CheckInModels", "DeviceClock", "DeviceClockLive",
             "GPIOClient", "GPIOSimulated", "CheckInStoreClient", "CheckInStoreLive", "LEDLanguage",
-            "DeviceConfig", "ControlProtocol", "ControlSocket", log, lifecycle,
+            "DeviceConfig", "ControlProtocol", "ControlSocket", "SimulatorTerminal", "LinuxIO", log, lifecycle,
         ]),
-        .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", argumentParser]),
-        .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", argumentParser], swiftSettings: strictSettings),
+        .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO", argumentParser]),
+        .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "LinuxIO", argumentParser], swiftSettings: strictSettings),
         .executableTarget(name: "lifesignalctl", dependencies: ["OperatorCLI"], swiftSettings: strictSettings),
 
         // MARK: Tests
