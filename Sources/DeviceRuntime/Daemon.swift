@@ -25,7 +25,8 @@ public enum Daemon {
         let service = DeviceService(configuration: configuration, logger: logger, sink: sink,
                                     terminal: wantsTerminal, useColor: environment["NO_COLOR"] == nil)
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: service)],
+            // The service returns on its own after `q` in the terminal or a start-up failure: that ends the daemon.
+            services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         ))
