@@ -98,5 +98,6 @@ let package = Package(
         .tests("ConfigTests", ["ConfigFile", "DeviceConfig"]),
         .tests("ControlTests", ["ControlSocket"]),
         .tests("EndToEndTests", ["ControlProtocol"]),
+        .tests("ArchitectureTests", []),
     ]
 )
