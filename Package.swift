@@ -4,7 +4,8 @@
 // Modules by responsibility (see docs/architecture.md):
 //   pure logic        ComposableCore, CheckInModels, CheckInFeature, LEDLanguage, ConfigFile, DeviceConfig
 //   client interfaces DeviceClock, GPIOClient, CheckInStoreClient
-//   live clients      DeviceClockLive, GPIOSimulated, CheckInStoreLive (over SQLiteDatabase/CSQLite)
+//   live clients      DeviceClockLive, GPIOSimulated (+ SimulatorTerminal), CheckInStoreLive (over
+//                     SQLiteDatabase/CSQLite), LinuxIO (eventfd, poll threads; over CLinuxSupport)
 //   daemon plumbing   ControlProtocol, ControlSocket, DeviceRuntime (the composition root), OperatorCLI
 //   executables       lifesignald, lifesignalctl
 import PackageDescription

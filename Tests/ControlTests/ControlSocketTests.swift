@@ -227,3 +227,13 @@ final class ControlSocketTests: XCTestCase {
         XCTAssertEqual(calls.withLock { $0 }, 0)
     }
 }
+
+final class GroupLookupTests: XCTestCase {
+    func testGroupOfOurOwnProcessIsFoundByName() throws {
+        guard let entry = getgrgid(getgid()) else { throw XCTSkip("our group has no name here") }
+        let name = String(cString: entry.pointee.gr_name)
+
+        XCTAssertEqual(ControlServer.groupID(named: name), getgid())
+        XCTAssertNil(ControlServer.groupID(named: "no-such-group-lifesignal-test"))
+    }
+}
