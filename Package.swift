@@ -72,9 +72,9 @@ let package = Package(
         .module("CheckInStoreLive", ["CheckInStoreClient", "CheckInModels", "SQLiteDatabase"]),
         .module("DeviceClockLive", ["DeviceClock", "CheckInModels"]),
         .module("GPIOSimulated", ["GPIOClient"]),
-        // Linux-only C declarations (eventfd, accept4, struct ucred) that the Glibc module hides.
+        // Linux-only C declarations the Glibc module hides: eventfd, pthread_setname_np.
         .systemLibrary(name: "CLinuxSupport"),
-        // Owned file descriptors, an eventfd wake-up and a dedicated pthread for poll loops.
+        // SystemError (errno text), an eventfd wake-up and a dedicated pthread for poll loops.
         .module("LinuxIO", ["CLinuxSupport"]),
         .module("SimulatorTerminal", ["GPIOSimulated", "LinuxIO"]),
 
