@@ -4,7 +4,8 @@
 // Modules by responsibility (see docs/architecture.md):
 //   pure logic        ComposableCore, CheckInModels, CheckInFeature, LEDLanguage, ConfigFile, DeviceConfig
 //   client interfaces DeviceClock, GPIOClient, CheckInStoreClient
-//   live clients      DeviceClockLive, GPIOSimulated, CheckInStoreLive (over SQLiteDatabase/CSQLite)
+//   live clients      DeviceClockLive, GPIOSimulated (+ SimulatorTerminal), CheckInStoreLive (over
+//                     SQLiteDatabase/CSQLite), LinuxIO (eventfd, poll threads; over CLinuxSupport)
 //   daemon plumbing   ControlProtocol, ControlSocket, DeviceRuntime (the composition root), OperatorCLI
 //   executables       lifesignald, lifesignalctl
 import PackageDescription
@@ -69,11 +70,19 @@ let package = Package(
         ),
         .module("SQLiteDatabase", ["CSQLite"]),
         .module("CheckInStoreLive", ["CheckInStoreClient", "CheckInModels", "SQLiteDatabase"]),
+<<<<<<< HEAD
         // Linux-only C declarations (eventfd, accept4, struct ucred, adjtimex) that the Glibc module hides.
         .systemLibrary(name: "CLinuxSupport"),
         .module("DeviceClockLive", ["DeviceClock", "CheckInModels", "CLinuxSupport"]),
         .module("GPIOSimulated", ["GPIOClient"]),
         // Owned file descriptors, an eventfd wake-up and a dedicated pthread for poll loops.
+=======
+        .module("DeviceClockLive", ["DeviceClock", "CheckInModels"]),
+        .module("GPIOSimulated", ["GPIOClient"]),
+        // Linux-only C declarations the Glibc module hides: eventfd, pthread_setname_np.
+        .systemLibrary(name: "CLinuxSupport"),
+        // SystemError (errno text), an eventfd wake-up and a dedicated pthread for poll loops.
+>>>>>>> wip/sim
         .module("LinuxIO", ["CLinuxSupport"]),
         .module("SimulatorTerminal", ["GPIOSimulated", "LinuxIO"]),
 

@@ -3,6 +3,7 @@ import CheckInModels
 import CheckInStoreClient
 import CheckInStoreLive
 import ComposableCore
+import ControlProtocol
 import ControlSocket
 public import DeviceClock
 import DeviceClockLive
@@ -138,7 +139,11 @@ public final class Device {
             store: store, storeClient: database.client, leds: leds, clock: clock,
             gpioBackend: configuration.gpio.backend.rawValue, simulatePress: simulatePress, waiters: waiters
         )
-        let server = ControlServer(path: configuration.controlSocket) { line, _ in await handler.handle(line) }
+        let server = ControlServer(
+            path: configuration.controlSocket,
+            // Refusals in the protocol's own JSON, so lifesignalctl shows the reason, not a parse error.
+            rejectionReply: { ControlCoding.encode(ControlResponse.failure(ControlServer.plainRejectionReply($0))) }
+        ) { line, _ in await handler.handle(line) }
         do {
             try server.start()
         } catch {
