@@ -70,19 +70,11 @@ let package = Package(
         ),
         .module("SQLiteDatabase", ["CSQLite"]),
         .module("CheckInStoreLive", ["CheckInStoreClient", "CheckInModels", "SQLiteDatabase"]),
-<<<<<<< HEAD
-        // Linux-only C declarations (eventfd, accept4, struct ucred, adjtimex) that the Glibc module hides.
+        // Linux-only C declarations the Glibc module hides: eventfd, pthread_setname_np, adjtimex.
         .systemLibrary(name: "CLinuxSupport"),
         .module("DeviceClockLive", ["DeviceClock", "CheckInModels", "CLinuxSupport"]),
         .module("GPIOSimulated", ["GPIOClient"]),
-        // Owned file descriptors, an eventfd wake-up and a dedicated pthread for poll loops.
-=======
-        .module("DeviceClockLive", ["DeviceClock", "CheckInModels"]),
-        .module("GPIOSimulated", ["GPIOClient"]),
-        // Linux-only C declarations the Glibc module hides: eventfd, pthread_setname_np.
-        .systemLibrary(name: "CLinuxSupport"),
         // SystemError (errno text), an eventfd wake-up and a dedicated pthread for poll loops.
->>>>>>> wip/sim
         .module("LinuxIO", ["CLinuxSupport"]),
         .module("SimulatorTerminal", ["GPIOSimulated", "LinuxIO"]),
 
