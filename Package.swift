@@ -71,6 +71,13 @@ let package = Package(
         .module("CheckInStoreLive", ["CheckInStoreClient", "CheckInModels", "SQLiteDatabase"]),
         .module("DeviceClockLive", ["DeviceClock", "CheckInModels"]),
         .module("GPIOSimulated", ["GPIOClient"]),
+        // libgpiod 1.x or 2.x, whichever pkg-config finds; the shim hides the difference.
+        .systemLibrary(
+            name: "CGPIOD",
+            pkgConfig: "libgpiod",
+            providers: [.apt(["libgpiod-dev"])]
+        ),
+        .module("GPIOLibgpiod", ["GPIOClient", "CGPIOD", log]),
 
         // MARK: Daemon plumbing and executables
         .module("ControlProtocol", ["CheckInModels", "LEDLanguage"]),
@@ -89,6 +96,7 @@ let package = Package(
         .tests("CheckInFeatureTests", ["CheckInFeature", "ComposableTestSupport", clocks, concurrencyExtras]),
         .tests("LEDLanguageTests", ["LEDLanguage"]),
         .tests("GPIOTests", ["GPIOClient", "GPIOSimulated"]),
+        .tests("GPIOLibgpiodTests", ["GPIOLibgpiod", "GPIOClient"]),
         .tests("CheckInStoreLiveTests", ["CheckInStoreLive", "SQLiteDatabase"]),
         .tests("ConfigTests", ["ConfigFile", "DeviceConfig"]),
         .tests("ControlTests", ["ControlProtocol", "ControlSocket"]),
