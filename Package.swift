@@ -96,7 +96,7 @@ let package = Package(
         .tests("CheckInFeatureTests", ["CheckInFeature", "ComposableTestSupport", clocks, concurrencyExtras]),
         .tests("LEDLanguageTests", ["LEDLanguage"]),
         .tests("GPIOTests", ["GPIOClient", "GPIOSimulated"]),
-        .tests("GPIOLibgpiodTests", ["GPIOLibgpiod", "GPIOClient"]),
+        .tests("GPIOLibgpiodTests", ["GPIOLibgpiod", "GPIOClient", log]),
         .tests("CheckInStoreLiveTests", ["CheckInStoreLive", "SQLiteDatabase"]),
         .tests("ConfigTests", ["ConfigFile", "DeviceConfig"]),
         .tests("ControlTests", ["ControlProtocol", "ControlSocket"]),
