@@ -78,6 +78,10 @@ let package = Package(
             providers: [.apt(["libgpiod-dev"])]
         ),
         .module("GPIOLibgpiod", ["GPIOClient", "CGPIOD", log]),
+        // The libgpiod backend alone, run inside the HIL guest (hil/run): see docs/hil.md.
+        .executableTarget(
+            name: "lifesignal-gpio-probe", dependencies: ["GPIOLibgpiod", "GPIOClient", log],
+            path: "hil/probe", swiftSettings: strictSettings),
 
         // MARK: Daemon plumbing and executables
         .module("ControlProtocol", ["CheckInModels", "LEDLanguage"]),

@@ -1,0 +1,85 @@
+// press-latency: edge -> LED latency through a simulated GPIO chip, measured inside the HIL guest.
+//
+//   press-latency BUTTON_PULL LED_VALUE PRESSES [WARMUP [HOLD_MS [GAP_MS]]]
+//
+// For each press: wait until the LED shows its resting value, wait GAP_MS, take CLOCK_MONOTONIC,
+// pull the button low (write "pull-down" to gpio-sim's sim_gpioN/pull: the button is active-low),
+// then re-read the LED's sim_gpioM/value from offset 0, yielding between reads, until it leaves
+// its resting value; release after HOLD_MS. On one vCPU this times "edge until the responder
+// has set the LED and blocked again". Busy reading without sched_yield() starves the responder.
+// Prints "latency: n=... p50=...us p90=...us p99=...us max=...us"; exits 1 if the LED stops
+// answering. Built static so the guest needs nothing for it.
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void sleep_ms(long ms) {
+    struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+    nanosleep(&t, NULL);
+}
+
+static char read_value(int fd) {
+    char c = '?';
+    if (pread(fd, &c, 1, 0) != 1) { perror("read LED value"); exit(1); }
+    return c;
+}
+
+static void write_pull(int fd, const char *pull) {
+    if (pwrite(fd, pull, strlen(pull), 0) < 0) { perror("write button pull"); exit(1); }
+}
+
+static int compare(const void *a, const void *b) {
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 4) {
+        fprintf(stderr, "usage: %s BUTTON_PULL LED_VALUE PRESSES [WARMUP [HOLD_MS [GAP_MS]]]\n", argv[0]);
+        return 2;
+    }
+    int presses = atoi(argv[3]);
+    int warmup = argc > 4 ? atoi(argv[4]) : 20;
+    long hold_ms = argc > 5 ? atol(argv[5]) : 10;
+    long gap_ms = argc > 6 ? atol(argv[6]) : 10;
+    int pull = open(argv[1], O_WRONLY);
+    int led = open(argv[2], O_RDONLY);
+    if (pull < 0 || led < 0 || presses < 1) { perror("open"); return 2; }
+
+    long long *samples = calloc((size_t)presses, sizeof(long long));
+    char resting = read_value(led);
+    for (int i = 0; i < warmup + presses; i++) {
+        long long deadline = now_ns() + 5000000000LL;
+        while (read_value(led) != resting) {
+            if (now_ns() > deadline) { fprintf(stderr, "press %d: LED did not return to rest\n", i); return 1; }
+            sleep_ms(1);
+        }
+        sleep_ms(gap_ms);
+        long long start = now_ns();
+        write_pull(pull, "pull-down");
+        deadline = start + 5000000000LL;
+        while (read_value(led) == resting) {
+            if (now_ns() > deadline) { fprintf(stderr, "press %d: LED did not answer\n", i); return 1; }
+            sched_yield();
+        }
+        long long elapsed = now_ns() - start;
+        if (i >= warmup) samples[i - warmup] = elapsed;
+        sleep_ms(hold_ms);
+        write_pull(pull, "pull-up");
+    }
+    qsort(samples, (size_t)presses, sizeof(long long), compare);
+#define PCT(p) (samples[(size_t)((presses - 1) * (p) / 100)] / 1000)
+    printf("latency: n=%d p50=%lldus p90=%lldus p99=%lldus max=%lldus\n",
+           presses, PCT(50), PCT(90), PCT(99), samples[presses - 1] / 1000);
+    return 0;
+}
