@@ -34,12 +34,10 @@ release() { echo pull-up > "$SIM/sim_gpio$BUTTON/pull"; }
 line_value() { cat "$SIM/sim_gpio$1/value"; }
 leds() { for l in $LEDS; do printf '%s' "$(line_value "$l")"; done; echo; }
 
-# 20 edges within ~20 ms, ending pressed (at the end of a burst the debounce decides).
-chatter_press() {
-    i=0
-    while [ $i -lt 10 ]; do press; usleep 1000; release; usleep 1000; i=$((i + 1)); done
-    press
-}
+# A bouncing press: 20 edges 1 ms apart, then pressed (sim-button times it; the shell cannot).
+chatter_press() { sim-button chatter "$SIM/sim_gpio$BUTTON/pull" 10 1000; }
+# A press shorter than any debounce period: $1 microseconds.
+glitch() { sim-button pulse "$SIM/sim_gpio$BUTTON/pull" "$1"; }
 
 # Waits up to $2 seconds (default 3) for a command to succeed.
 wait_for() {

@@ -1,8 +1,12 @@
-// press-latency: edge -> LED latency through a simulated GPIO chip, measured inside the HIL guest.
+// sim-button: drives the simulated button (an active-low gpio-sim input) with exact timing, which
+// the guest's shell cannot give (every busybox sleep is a fork and exec: milliseconds under TCG).
 //
-//   press-latency BUTTON_PULL LED_VALUE PRESSES [WARMUP [HOLD_MS [GAP_MS]]]
+//   sim-button chatter BUTTON_PULL [BOUNCES [INTERVAL_US]]   press, bouncing BOUNCES times (2 edges
+//                                                            each) INTERVAL_US apart, ends pressed
+//   sim-button pulse BUTTON_PULL MICROSECONDS                 press that long, then release
+//   sim-button latency BUTTON_PULL LED_VALUE PRESSES [WARMUP [HOLD_MS [GAP_MS]]]
 //
-// For each press: wait until the LED shows its resting value, wait GAP_MS, take CLOCK_MONOTONIC,
+// latency: for each press: wait until the LED shows its resting value, wait GAP_MS, take CLOCK_MONOTONIC,
 // pull the button low (write "pull-down" to gpio-sim's sim_gpioN/pull: the button is active-low),
 // then re-read the LED's sim_gpioM/value from offset 0, yielding between reads, until it leaves
 // its resting value; release after HOLD_MS. On one vCPU this times "edge until the responder
@@ -23,10 +27,12 @@ static long long now_ns(void) {
     return t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-static void sleep_ms(long ms) {
-    struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+static void sleep_us(long us) {
+    struct timespec t = { us / 1000000, (us % 1000000) * 1000L };
     nanosleep(&t, NULL);
 }
+
+static void sleep_ms(long ms) { sleep_us(ms * 1000); }
 
 static char read_value(int fd) {
     char c = '?';
@@ -43,17 +49,43 @@ static int compare(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-int main(int argc, char **argv) {
-    if (argc < 4) {
-        fprintf(stderr, "usage: %s BUTTON_PULL LED_VALUE PRESSES [WARMUP [HOLD_MS [GAP_MS]]]\n", argv[0]);
-        return 2;
+static int open_pull(const char *path) {
+    int fd = open(path, O_WRONLY);
+    if (fd < 0) { perror(path); exit(2); }
+    return fd;
+}
+
+static int chatter(int argc, char **argv) {
+    int pull = open_pull(argv[0]);
+    int bounces = argc > 1 ? atoi(argv[1]) : 10;
+    long interval_us = argc > 2 ? atol(argv[2]) : 1000;
+    for (int i = 0; i < bounces; i++) {
+        write_pull(pull, "pull-down");
+        sleep_us(interval_us);
+        write_pull(pull, "pull-up");
+        sleep_us(interval_us);
     }
-    int presses = atoi(argv[3]);
-    int warmup = argc > 4 ? atoi(argv[4]) : 20;
-    long hold_ms = argc > 5 ? atol(argv[5]) : 10;
-    long gap_ms = argc > 6 ? atol(argv[6]) : 10;
-    int pull = open(argv[1], O_WRONLY);
-    int led = open(argv[2], O_RDONLY);
+    write_pull(pull, "pull-down");
+    return 0;
+}
+
+static int pulse(int argc, char **argv) {
+    if (argc < 2) return 2;
+    int pull = open_pull(argv[0]);
+    write_pull(pull, "pull-down");
+    sleep_us(atol(argv[1]));
+    write_pull(pull, "pull-up");
+    return 0;
+}
+
+static int latency(int argc, char **argv) {
+    if (argc < 3) return 2;
+    int presses = atoi(argv[2]);
+    int warmup = argc > 3 ? atoi(argv[3]) : 20;
+    long hold_ms = argc > 4 ? atol(argv[4]) : 10;
+    long gap_ms = argc > 5 ? atol(argv[5]) : 10;
+    int pull = open_pull(argv[0]);
+    int led = open(argv[1], O_RDONLY);
     if (pull < 0 || led < 0 || presses < 1) { perror("open"); return 2; }
 
     long long *samples = calloc((size_t)presses, sizeof(long long));
@@ -82,4 +114,13 @@ int main(int argc, char **argv) {
     printf("latency: n=%d p50=%lldus p90=%lldus p99=%lldus max=%lldus\n",
            presses, PCT(50), PCT(90), PCT(99), samples[presses - 1] / 1000);
     return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc >= 3 && strcmp(argv[1], "chatter") == 0) return chatter(argc - 2, argv + 2);
+    if (argc >= 4 && strcmp(argv[1], "pulse") == 0) return pulse(argc - 2, argv + 2);
+    if (argc >= 5 && strcmp(argv[1], "latency") == 0) return latency(argc - 2, argv + 2);
+    fprintf(stderr, "usage: sim-button chatter PULL [BOUNCES [INTERVAL_US]] | pulse PULL US | "
+                    "latency PULL LED_VALUE PRESSES [WARMUP [HOLD_MS [GAP_MS]]]\n");
+    return 2;
 }
