@@ -69,8 +69,13 @@ let package = Package(
         ),
         .module("SQLiteDatabase", ["CSQLite"]),
         .module("CheckInStoreLive", ["CheckInStoreClient", "CheckInModels", "SQLiteDatabase"]),
-        .module("DeviceClockLive", ["DeviceClock", "CheckInModels"]),
+        // Linux-only C declarations (eventfd, accept4, struct ucred, adjtimex) that the Glibc module hides.
+        .systemLibrary(name: "CLinuxSupport"),
+        .module("DeviceClockLive", ["DeviceClock", "CheckInModels", "CLinuxSupport"]),
         .module("GPIOSimulated", ["GPIOClient"]),
+        // Owned file descriptors, an eventfd wake-up and a dedicated pthread for poll loops.
+        .module("LinuxIO", ["CLinuxSupport"]),
+        .module("SimulatorTerminal", ["GPIOSimulated", "LinuxIO"]),
         // libgpiod 1.x or 2.x, whichever pkg-config finds; the shim hides the difference.
         .systemLibrary(
             name: "CGPIOD",
@@ -84,26 +89,27 @@ let package = Package(
             path: "hil/probe", swiftSettings: strictSettings),
 
         // MARK: Daemon plumbing and executables
-        .module("ControlProtocol", ["CheckInModels", "LEDLanguage"]),
-        .module("ControlSocket", ["ControlProtocol"]),
+        .module("ControlProtocol", ["CheckInModels"]),
+        .module("ControlSocket", ["LinuxIO"]),
         .module("DeviceRuntime", [
             "ComposableCore", "CheckInFeature", "CheckInModels", "DeviceClock", "DeviceClockLive",
             "GPIOClient", "GPIOSimulated", "CheckInStoreClient", "CheckInStoreLive", "LEDLanguage",
-            "DeviceConfig", "ControlProtocol", "ControlSocket", log, lifecycle,
+            "DeviceConfig", "ControlProtocol", "ControlSocket", "SimulatorTerminal", "LinuxIO", log, lifecycle,
         ]),
-        .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", argumentParser]),
-        .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", argumentParser], swiftSettings: strictSettings),
+        .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO", argumentParser]),
+        .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "LinuxIO", argumentParser], swiftSettings: strictSettings),
         .executableTarget(name: "lifesignalctl", dependencies: ["OperatorCLI"], swiftSettings: strictSettings),
 
         // MARK: Tests
         .tests("ComposableCoreTests", ["ComposableCore", "ComposableTestSupport", clocks, concurrencyExtras]),
         .tests("CheckInFeatureTests", ["CheckInFeature", "ComposableTestSupport", clocks, concurrencyExtras]),
         .tests("LEDLanguageTests", ["LEDLanguage"]),
-        .tests("GPIOTests", ["GPIOClient", "GPIOSimulated"]),
+        .tests("GPIOTests", ["GPIOClient", "GPIOSimulated", "SimulatorTerminal"]),
         .tests("GPIOLibgpiodTests", ["GPIOLibgpiod", "GPIOClient", log]),
         .tests("CheckInStoreLiveTests", ["CheckInStoreLive", "SQLiteDatabase"]),
         .tests("ConfigTests", ["ConfigFile", "DeviceConfig"]),
-        .tests("ControlTests", ["ControlProtocol", "ControlSocket"]),
+        .tests("ControlTests", ["ControlSocket"]),
         .tests("EndToEndTests", ["ControlProtocol"]),
+        .tests("ArchitectureTests", []),
     ]
 )

@@ -1,1 +1,4 @@
-print("lifesignalctl: not yet")
+// lifesignalctl: the operator's CLI. Thin on purpose: the commands live in OperatorCLI.
+import OperatorCLI
+
+LifesignalCtl.main()

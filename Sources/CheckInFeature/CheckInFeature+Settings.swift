@@ -1,0 +1,57 @@
+import CheckInModels
+import CheckInStoreClient
+import ComposableCore
+
+extension CheckInFeature {
+    /// Settings arrived from the store. A config file that asks for settings different from those
+    /// it last applied wins (the operator edited it); otherwise the stored settings stand.
+    func reduceLoadedSettings(into state: inout State, result: Result<StoredSettings?, StoreFailure>) -> Effect<Action> {
+        switch result {
+        case let .failure(failure):
+            state.error = DeviceError(.storeUnavailable, "settings could not be read: \(failure.message)")
+            return .none
+
+        case let .success(stored):
+            state.hasLoadedSettings = true
+            state.settingsVersion = stored?.version ?? 0
+            state.appliedFromConfig = stored?.appliedFromConfig
+            if let configured = state.configuredSettings, configured != stored?.appliedFromConfig {
+                state.appliedFromConfig = configured
+                return select(configured, into: &state)
+            }
+            if let stored {
+                if case let .failure(problem) = state.policy.validate(stored.settings) {
+                    // Never fall back silently: keep the stored values and say why they are suspect.
+                    state.error = DeviceError(.settingsRejected, "stored settings are not allowed here: \(problem.message)")
+                }
+                state.settings = stored.settings
+            }
+            return refreshPhase(&state)
+        }
+    }
+
+    /// Validates and applies a selection; the deadline moves at once (from the last check-in) and
+    /// the new settings are saved.
+    func select(_ candidate: CheckInSettings, into state: inout State) -> Effect<Action> {
+        if case let .failure(problem) = state.policy.validate(candidate) {
+            state.error = DeviceError(.settingsRejected, "settings not changed: \(problem.message)")
+            return .send(.delegate(.settingsRejected(problem)))
+        }
+        state.settings = candidate
+        state.settingsVersion += 1
+        if state.error?.kind == .settingsRejected || state.error?.kind == .settingsNotSaved {
+            state.error = nil
+        }
+        let stored = StoredSettings(settings: candidate, version: state.settingsVersion,
+                                    appliedFromConfig: state.appliedFromConfig)
+        return .merge(
+            refreshPhase(&state),
+            .run { [store] send in
+                await send(.settingsSaveResponse(await Result { () async throws(StoreFailure) in
+                    try await store.saveSettings(stored)
+                    return stored
+                }))
+            }
+        )
+    }
+}

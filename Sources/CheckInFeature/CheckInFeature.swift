@@ -1,0 +1,157 @@
+public import CheckInModels
+public import CheckInStoreClient
+public import ComposableCore
+public import DeviceClock
+
+/// The check-in countdown: presses become durable check-ins, settings move the deadline, and the
+/// phase (checked in → reminder → overdue) is recomputed on every event.
+///
+/// There is no periodic tick: after every event exactly one cancellable wake-up is scheduled at the
+/// next phase boundary, so a device that sits in "checked in" for a day wakes up about twice.
+public struct CheckInFeature: Reducer {
+    public var store: CheckInStoreClient
+    public var clock: DeviceClock
+    public var newCheckInID: @Sendable () -> CheckInID
+    /// How many recent check-ins the feature keeps in memory.
+    public var historyWindow: Int
+
+    public init(
+        store: CheckInStoreClient,
+        clock: DeviceClock,
+        newCheckInID: @escaping @Sendable () -> CheckInID = { CheckInID.random() },
+        historyWindow: Int = 20
+    ) {
+        self.store = store
+        self.clock = clock
+        self.newCheckInID = newCheckInID
+        self.historyWindow = historyWindow
+    }
+
+    enum CancelID {
+        static let phaseBoundary = EffectID("phase-boundary")
+        static let longPress = EffectID("long-press")
+        static let feedback = EffectID("feedback")
+    }
+
+    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .daemonStarted:
+            state.isRunning = true
+            return .merge(.send(.loadCheckInSettings), .send(.loadCheckInHistory))
+
+        case .daemonStopping:
+            state.isRunning = false
+            // A check-in write in flight is deliberately not cancelled: it must finish.
+            return .merge(.cancel(id: CancelID.phaseBoundary), .cancel(id: CancelID.longPress),
+                          .cancel(id: CancelID.feedback))
+
+        case .buttonPressed, .buttonReleased, .longPressThresholdReached:
+            return reduceButton(into: &state, action: action)
+
+        case let .checkInRequested(source):
+            guard !state.isCheckingIn else { return .none }
+            state.isCheckingIn = true
+            let checkIn = NewCheckIn(id: newCheckInID(), at: clock.now(), source: source)
+            return .run { [store] send in
+                await send(.checkInResponse(await Result { () async throws(StoreFailure) in
+                    try await store.record(checkIn)
+                }))
+            }
+
+        case let .checkInResponse(.success(record)):
+            state.isCheckingIn = false
+            state.history.insert(record, at: 0)
+            state.history = Array(state.history.prefix(historyWindow))
+            if state.error?.kind == .checkInNotStored || state.error?.kind == .storeUnavailable {
+                state.error = nil  // the store works again
+            }
+            state.feedback = .acknowledged
+            return .merge(
+                refreshPhase(&state),
+                showFeedback(for: state.acknowledgementDuration),
+                .send(.delegate(.checkInStored(record)))
+            )
+
+        case let .checkInResponse(.failure(failure)):
+            state.isCheckingIn = false
+            state.error = DeviceError(.checkInNotStored, "check-in NOT saved: \(failure.message)")
+            // Never let an earlier acknowledgement keep showing over the fault.
+            state.feedback = nil
+            return .merge(.cancel(id: CancelID.feedback), .send(.delegate(.checkInFailed(failure))))
+
+        case .loadCheckInHistory:
+            state.isLoadingHistory = true
+            return .run { [store, historyWindow] send in
+                await send(.checkInHistoryResponse(await Result { () async throws(StoreFailure) in
+                    try await store.history(historyWindow)
+                }))
+            }
+
+        case let .checkInHistoryResponse(.success(records)):
+            state.isLoadingHistory = false
+            state.history = records
+            state.hasLoadedHistory = true
+            return refreshPhase(&state)
+
+        case let .checkInHistoryResponse(.failure(failure)):
+            state.isLoadingHistory = false
+            state.error = DeviceError(.storeUnavailable, "check-in history could not be read: \(failure.message)")
+            return .none
+
+        case .loadCheckInSettings:
+            return .run { [store] send in
+                await send(.checkInSettingsResponse(await Result { () async throws(StoreFailure) in
+                    try await store.loadSettings()
+                }))
+            }
+
+        case let .checkInSettingsResponse(result):
+            return reduceLoadedSettings(into: &state, result: result)
+
+        case let .intervalSelected(interval):
+            return select(CheckInSettings(interval: interval, reminder: state.settings.reminder), into: &state)
+
+        case let .reminderSelected(reminder):
+            return select(CheckInSettings(interval: state.settings.interval, reminder: reminder), into: &state)
+
+        case let .settingsSelected(settings):
+            return select(settings, into: &state)
+
+        case let .settingsSaveResponse(.success(stored)):
+            return .send(.delegate(.settingsSaved(stored)))
+
+        case let .settingsSaveResponse(.failure(failure)):
+            state.error = DeviceError(.settingsNotSaved, "settings apply now but were NOT saved: \(failure.message)")
+            return .send(.delegate(.settingsNotSaved(failure)))
+
+        case .phaseBoundaryReached:
+            return refreshPhase(&state)
+
+        case .feedbackFinished:
+            state.feedback = nil
+            return .none
+
+        case let .setError(error):
+            state.error = error
+            return .none
+
+        case .dismissError:
+            state.error = nil
+            return .none
+
+        case .delegate:
+            return .none
+        }
+    }
+
+    /// Shows `state.feedback` for `duration`, replacing any feedback already showing.
+    func showFeedback(for duration: Duration) -> Effect<Action> {
+        .run { [clock] send in
+            do {
+                try await clock.sleep(duration)
+                await send(.feedbackFinished)
+            } catch {}  // cancelled: newer feedback or a fault replaced it
+        }
+        .cancellable(id: CancelID.feedback, cancelInFlight: true)
+    }
+}

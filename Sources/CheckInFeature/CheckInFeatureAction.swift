@@ -1,0 +1,59 @@
+public import CheckInModels
+public import CheckInStoreClient
+
+extension CheckInFeature {
+    /// Everything that can happen to the check-in feature, named for what happened.
+    /// Device counterparts of the app's `CheckInFeature.Action` are noted on each case.
+    public enum Action: Equatable, Sendable {
+        // MARK: User actions
+        /// The debounced button went down.
+        case buttonPressed
+        /// The debounced button came up: a short press is a check-in (app: `checkInButtonTapped`).
+        case buttonReleased
+        /// The button has been held for the long-press time.
+        case longPressThresholdReached
+        /// A check-in asked for by a short press or by `lifesignalctl check-in`.
+        case checkInRequested(CheckInSource)
+        /// A new interval chosen (app: `intervalSelection(.presented(.intervalSelected))`).
+        case intervalSelected(Duration)
+        /// A new reminder lead chosen (app: `reminderSelection(.presented(.intervalSelected))`).
+        case reminderSelected(Duration)
+        /// Both chosen at once (`lifesignalctl settings set --interval … --reminder …`), validated together.
+        case settingsSelected(CheckInSettings)
+        case loadCheckInHistory
+
+        // MARK: System actions
+        /// The daemon has started (app: `appBecameActive`).
+        case daemonStarted
+        /// The daemon is shutting down (app: `appBecameInactive`).
+        case daemonStopping
+        case loadCheckInSettings
+        /// The next phase boundary (reminder start or deadline) has come (replaces the app's 1 Hz `timerTick`).
+        case phaseBoundaryReached
+        /// The acknowledgement or long-press feedback has been shown long enough.
+        case feedbackFinished
+
+        // MARK: Effect responses
+        /// The durable write finished, or failed.
+        case checkInResponse(Result<CheckInRecord, StoreFailure>)
+        case checkInHistoryResponse(Result<[CheckInRecord], StoreFailure>)
+        case checkInSettingsResponse(Result<StoredSettings?, StoreFailure>)
+        case settingsSaveResponse(Result<StoredSettings, StoreFailure>)
+
+        // MARK: Errors (app: `setError`, `dismissError` / `alert(.dismiss)`)
+        case setError(DeviceError?)
+        case dismissError
+
+        // MARK: Delegate actions, for whoever hosts the feature (control socket, logs)
+        case delegate(Delegate)
+
+        public enum Delegate: Equatable, Sendable {
+            case checkInStored(CheckInRecord)
+            case checkInFailed(StoreFailure)
+            case settingsSaved(StoredSettings)
+            case settingsRejected(SettingsError)
+            case settingsNotSaved(StoreFailure)
+            case longPressed
+        }
+    }
+}

@@ -1,0 +1,69 @@
+public import CheckInModels
+public import LEDLanguage
+
+extension CheckInFeature {
+    public struct State: Equatable, Sendable {
+        // MARK: Settings
+        public var settings: CheckInSettings
+        public var settingsVersion: Int64 = 0
+        /// The settings the config file asks for, if it sets any.
+        public var configuredSettings: CheckInSettings?
+        /// The config settings last applied (stored), so an unedited config does not override the CLI.
+        public var appliedFromConfig: CheckInSettings?
+        public var policy: SettingsPolicy
+        public var hasLoadedSettings = false
+
+        // MARK: Check-ins
+        /// Most recent check-ins, newest first (at most `historyWindow`).
+        public var history: [CheckInRecord] = []
+        public var hasLoadedHistory = false
+        public var isLoadingHistory = false
+        /// A durable write is in progress; further presses are not further check-ins.
+        public var isCheckingIn = false
+
+        // MARK: Countdown and feedback
+        public var phase: Phase = .starting
+        public var feedback: Feedback?
+        public var button: ButtonState = .released
+        public var error: DeviceError?
+        public var isRunning = false
+
+        // MARK: Timings (from the config)
+        public var acknowledgementDuration: Duration
+        public var longPressDuration: Duration
+
+        public init(
+            settings: CheckInSettings = .default,
+            configuredSettings: CheckInSettings? = nil,
+            policy: SettingsPolicy = .standard,
+            acknowledgementDuration: Duration = .milliseconds(1500),
+            longPressDuration: Duration = .seconds(3)
+        ) {
+            self.settings = configuredSettings ?? settings
+            self.configuredSettings = configuredSettings
+            self.policy = policy
+            self.acknowledgementDuration = acknowledgementDuration
+            self.longPressDuration = longPressDuration
+        }
+
+        public var lastCheckIn: CheckInRecord? { history.first }
+
+        /// What the LEDs show. Feedback wins for its moment, then a fault, then the phase:
+        /// the device never shows "checked in" while it cannot store check-ins.
+        public var indicator: Indicator {
+            switch feedback {
+            case .acknowledged: return .acknowledged
+            case .longPress: return .longPress
+            case nil: break
+            }
+            if error?.isFault == true { return .fault }
+            switch phase {
+            case .starting: return .starting
+            case .neverCheckedIn: return .neverCheckedIn
+            case .checkedIn: return .checkedIn
+            case .reminder: return .reminder
+            case .overdue: return .overdue
+            }
+        }
+    }
+}

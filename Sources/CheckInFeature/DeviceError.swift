@@ -1,0 +1,31 @@
+/// A problem to tell the person or the operator about (the seed's `error` / alert).
+public struct DeviceError: Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Hashable, Sendable {
+        /// A check-in could not be stored: it was NOT acknowledged.
+        case checkInNotStored = "check_in_not_stored"
+        /// The store could not be read at start-up.
+        case storeUnavailable = "store_unavailable"
+        /// Settings were changed in memory but could not be saved.
+        case settingsNotSaved = "settings_not_saved"
+        /// A settings selection was refused.
+        case settingsRejected = "settings_rejected"
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// Faults mean the device cannot keep its word: the LEDs show the fault pattern.
+    public var isFault: Bool {
+        switch kind {
+        case .checkInNotStored, .storeUnavailable, .settingsNotSaved: true
+        case .settingsRejected: false
+        }
+    }
+
+    public var description: String { message }
+}

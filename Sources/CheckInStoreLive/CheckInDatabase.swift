@@ -1,0 +1,203 @@
+public import CheckInModels
+public import CheckInStoreClient
+import SQLiteDatabase
+
+/// The device's check-in database: the single owner of the SQLite connection.
+///
+/// An actor so that calls from anywhere are serialised onto the one connection (opened NOMUTEX).
+/// Every write is its own `BEGIN IMMEDIATE` transaction and returns only after COMMIT, which with
+/// WAL + `synchronous=FULL` means after fsync. Nothing runs while idle: no timers, no checkpoints
+/// other than the ones SQLite does inside a commit.
+public actor CheckInDatabase {
+    /// The database file, as given to `open(path:)`.
+    public nonisolated let path: String
+    private let connection: Connection
+
+    init(connection: Connection) {
+        self.path = connection.path
+        self.connection = connection
+    }
+
+    // MARK: Check-ins
+
+    /// Durably stores a new, pending check-in and returns it as stored (times to the microsecond).
+    /// An id that is already stored is refused, never overwritten.
+    public func record(_ new: NewCheckIn) throws(StoreFailure) -> CheckInRecord {
+        let stored = CheckInRecord(NewCheckIn(id: new.id, at: new.at.truncatedToMicroseconds, source: new.source))
+        do throws(SQLiteError) {
+            try connection.transaction { () throws(SQLiteError) in
+                let insert = try connection.prepare("""
+                    INSERT INTO check_ins (id, insertion_order, wall_time_us, uptime_us, boot_id,
+                                           wall_clock_synchronized, source)
+                    VALUES (?1, (SELECT coalesce(max(insertion_order), 0) + 1 FROM check_ins), ?2, ?3, ?4, ?5, ?6)
+                    """)
+                try insert.bind(
+                    .text(stored.id.description),
+                    .integer(stored.at.wall.microsecondsSinceEpoch),
+                    .integer(stored.at.uptime.wholeMicroseconds),
+                    .text(stored.at.bootID),
+                    .bool(stored.at.wallClockSynchronized),
+                    .text(stored.source.rawValue))
+                try insert.step()
+            }
+        } catch where error.code == .constraintPrimaryKey {
+            throw StoreFailure(.other, "check-in \(new.id) is already stored in \(path); "
+                + "it was not overwritten (a new check-in needs a new id)")
+        } catch {
+            throw StoreFailure(error, while: "record check-in \(new.id)")
+        }
+        return stored
+    }
+
+    /// The most recent check-ins, newest first (by order of recording, not by clock).
+    public func history(limit: Int) throws(StoreFailure) -> [CheckInRecord] {
+        guard limit > 0 else { return [] }
+        return try fetchRecords(
+            "SELECT \(CheckInRow.columns) FROM check_ins ORDER BY insertion_order DESC LIMIT ?1",
+            limit: limit, while: "read the check-in history")
+    }
+
+    /// Check-ins not yet uploaded, oldest first: the uploader's queue.
+    public func pendingCheckIns(limit: Int) throws(StoreFailure) -> [CheckInRecord] {
+        guard limit > 0 else { return [] }
+        return try fetchRecords(
+            """
+            SELECT \(CheckInRow.columns) FROM check_ins WHERE uploaded_at_us IS NULL
+            ORDER BY insertion_order ASC LIMIT ?1
+            """,
+            limit: limit, while: "read the pending check-ins")
+    }
+
+    /// Marks check-ins as acknowledged by the backend at `time`, in one transaction.
+    /// Unknown ids and ids already marked are left alone; returns how many were newly marked.
+    @discardableResult
+    public func markUploaded(ids: [CheckInID], at time: WallTime) throws(StoreFailure) -> Int {
+        do throws(SQLiteError) {
+            return try connection.transaction { () throws(SQLiteError) -> Int in
+                let update = try connection.prepare(
+                    "UPDATE check_ins SET uploaded_at_us = ?1 WHERE id = ?2 AND uploaded_at_us IS NULL")
+                var marked = 0
+                for id in ids {
+                    try update.bind(.integer(time.microsecondsSinceEpoch), .text(id.description))
+                    try update.step()
+                    marked += connection.changes
+                }
+                return marked
+            }
+        } catch {
+            throw StoreFailure(error, while: "mark \(ids.count) check-ins as uploaded")
+        }
+    }
+
+    public func pendingUploadCount() throws(StoreFailure) -> Int {
+        try countRows("SELECT count(*) FROM check_ins WHERE uploaded_at_us IS NULL", while: "count pending uploads")
+    }
+
+    /// All stored check-ins.
+    public func count() throws(StoreFailure) -> Int {
+        try countRows("SELECT count(*) FROM check_ins", while: "count check-ins")
+    }
+
+    // MARK: Settings
+
+    /// The stored settings, or nil if none were ever saved.
+    public func loadSettings() throws(StoreFailure) -> StoredSettings? {
+        do throws(SQLiteError) {
+            let select = try connection.prepare("""
+                SELECT interval_us, reminder_us, version, applied_config_interval_us, applied_config_reminder_us
+                FROM settings WHERE singleton = 1
+                """)
+            guard try select.step() else { return nil }
+            let settings = CheckInSettings(interval: .microseconds(try select.int64(at: 0)),
+                                           reminder: .microseconds(try select.int64(at: 1)))
+            var applied: CheckInSettings?
+            if let interval = try select.optionalInt64(at: 3), let reminder = try select.optionalInt64(at: 4) {
+                applied = CheckInSettings(interval: .microseconds(interval), reminder: .microseconds(reminder))
+            }
+            return StoredSettings(settings: settings, version: try select.int64(at: 2), appliedFromConfig: applied)
+        } catch {
+            throw StoreFailure(error, while: "load the settings")
+        }
+    }
+
+    /// Replaces the stored settings (durations kept to the microsecond).
+    public func saveSettings(_ stored: StoredSettings) throws(StoreFailure) {
+        do throws(SQLiteError) {
+            try connection.transaction { () throws(SQLiteError) in
+                let upsert = try connection.prepare("""
+                    INSERT INTO settings (singleton, interval_us, reminder_us, version,
+                                          applied_config_interval_us, applied_config_reminder_us)
+                    VALUES (1, ?1, ?2, ?3, ?4, ?5)
+                    ON CONFLICT (singleton) DO UPDATE SET
+                        interval_us = excluded.interval_us, reminder_us = excluded.reminder_us,
+                        version = excluded.version,
+                        applied_config_interval_us = excluded.applied_config_interval_us,
+                        applied_config_reminder_us = excluded.applied_config_reminder_us
+                    """)
+                try upsert.bind(
+                    .integer(stored.settings.interval.wholeMicroseconds),
+                    .integer(stored.settings.reminder.wholeMicroseconds),
+                    .integer(stored.version),
+                    .integer(orNull: stored.appliedFromConfig?.interval.wholeMicroseconds),
+                    .integer(orNull: stored.appliedFromConfig?.reminder.wholeMicroseconds))
+                try upsert.step()
+            }
+        } catch {
+            throw StoreFailure(error, while: "save the settings")
+        }
+    }
+
+    // MARK: Diagnostics
+
+    /// `PRAGMA integrity_check`: `["ok"]` for a sound file, otherwise SQLite's list of problems.
+    public func integrityCheck() throws(StoreFailure) -> [String] {
+        do throws(SQLiteError) {
+            return try connection.pragmaRows("integrity_check")
+        } catch {
+            throw StoreFailure(error, while: "check the database's integrity")
+        }
+    }
+
+    /// A pragma as the live connection sees it (e.g. `journal_mode`, `synchronous`, `user_version`).
+    public func pragma(_ name: String) throws(StoreFailure) -> String? {
+        do throws(SQLiteError) {
+            return try connection.pragma(name)
+        } catch {
+            throw StoreFailure(error, while: "read PRAGMA \(name)")
+        }
+    }
+
+    // MARK: Helpers
+
+    private func fetchRecords(_ sql: String, limit: Int, while action: String) throws(StoreFailure) -> [CheckInRecord] {
+        var records: [CheckInRecord] = []
+        do throws(SQLiteError) {
+            let select = try connection.prepare(sql)
+            try select.bind(.integer(Int64(clamping: limit)))
+            while try select.step() {
+                records.append(try CheckInRow.record(from: select))
+            }
+        } catch {
+            throw StoreFailure(error, while: action)
+        }
+        return records
+    }
+
+    private func countRows(_ sql: String, while action: String) throws(StoreFailure) -> Int {
+        do throws(SQLiteError) {
+            let select = try connection.prepare(sql)
+            try select.step()
+            return Int(try select.int64(at: 0))
+        } catch {
+            throw StoreFailure(error, while: action)
+        }
+    }
+}
+
+extension DeviceInstant {
+    /// What the store keeps: both clocks as whole microseconds.
+    var truncatedToMicroseconds: DeviceInstant {
+        DeviceInstant(wall: wall, uptime: .microseconds(uptime.wholeMicroseconds), bootID: bootID,
+                      wallClockSynchronized: wallClockSynchronized)
+    }
+}

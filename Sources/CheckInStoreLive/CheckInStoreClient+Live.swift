@@ -1,0 +1,21 @@
+public import CheckInStoreClient
+
+extension CheckInDatabase {
+    /// The store interface the rest of the device uses, backed by this database.
+    public nonisolated var client: CheckInStoreClient {
+        CheckInStoreClient(
+            record: { new async throws(StoreFailure) in try await self.record(new) },
+            history: { limit async throws(StoreFailure) in try await self.history(limit: limit) },
+            loadSettings: { () async throws(StoreFailure) in try await self.loadSettings() },
+            saveSettings: { stored async throws(StoreFailure) in try await self.saveSettings(stored) },
+            pendingUploadCount: { () async throws(StoreFailure) in try await self.pendingUploadCount() }
+        )
+    }
+}
+
+extension CheckInStoreClient {
+    /// The live store over an opened `CheckInDatabase`.
+    public static func live(_ database: CheckInDatabase) -> CheckInStoreClient {
+        database.client
+    }
+}

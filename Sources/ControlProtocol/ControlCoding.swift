@@ -1,0 +1,34 @@
+import FoundationEssentials
+
+/// One JSON object per line, both ways. Decoding never traps: malformed input is an error value.
+public enum ControlCoding {
+    public static func encode<T: Encodable>(_ value: T, pretty: Bool = false) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys] : [.sortedKeys]
+        // Encoding these plain structs cannot fail; an empty object is still a valid line if it did.
+        guard let data = try? encoder.encode(value) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    public static func decode<T: Decodable>(_ type: T.Type, from line: String) -> Result<T, ControlProtocolError> {
+        do {
+            return .success(try JSONDecoder().decode(type, from: Data(line.utf8)))
+        } catch let DecodingError.dataCorrupted(context) {
+            return .failure(ControlProtocolError("not valid JSON: \(context.debugDescription)"))
+        } catch let DecodingError.keyNotFound(key, _) {
+            return .failure(ControlProtocolError("missing field '\(key.stringValue)'"))
+        } catch let DecodingError.typeMismatch(_, context) {
+            return .failure(ControlProtocolError("wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"))
+        } catch let DecodingError.valueNotFound(_, context) {
+            return .failure(ControlProtocolError("missing value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"))
+        } catch {
+            return .failure(ControlProtocolError("unreadable message: \(error)"))
+        }
+    }
+}
+
+public struct ControlProtocolError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,120 @@
+/// The daemon's answer to one request. Exactly one of the payload fields is set when `ok`;
+/// `error` says what went wrong otherwise.
+public struct ControlResponse: Codable, Hashable, Sendable {
+    public var ok: Bool
+    public var error: String?
+    public var status: StatusReport?
+    public var checkIn: CheckInReport?
+    public var history: [CheckInReport]?
+    public var settings: SettingsReport?
+
+    public init(ok: Bool = true, error: String? = nil, status: StatusReport? = nil, checkIn: CheckInReport? = nil,
+                history: [CheckInReport]? = nil, settings: SettingsReport? = nil) {
+        self.ok = ok
+        self.error = error
+        self.status = status
+        self.checkIn = checkIn
+        self.history = history
+        self.settings = settings
+    }
+
+    public static func failure(_ message: String) -> ControlResponse {
+        ControlResponse(ok: false, error: message)
+    }
+}
+
+/// Everything `lifesignalctl status` shows.
+public struct StatusReport: Codable, Hashable, Sendable {
+    /// never_checked_in, checked_in, reminder, overdue, starting.
+    public var phase: String
+    /// What the LEDs show right now (phase, fault, acknowledged, long_press …).
+    public var indicator: String
+    public var lastCheckIn: CheckInReport?
+    /// ISO 8601 UTC.
+    public var deadline: String?
+    /// Negative once overdue.
+    public var secondsLeft: Int64?
+    public var settings: SettingsReport
+    public var leds: [LEDReport]
+    /// Check-ins stored but not yet uploaded.
+    public var queueDepth: Int
+    public var error: String?
+    public var isCheckingIn: Bool
+    public var button: String
+    public var gpioBackend: String
+    public var wallClockSynchronized: Bool
+    /// ISO 8601 UTC, the daemon's wall clock when it answered.
+    public var now: String
+
+    public init(phase: String, indicator: String, lastCheckIn: CheckInReport?, deadline: String?, secondsLeft: Int64?,
+                settings: SettingsReport, leds: [LEDReport], queueDepth: Int, error: String?, isCheckingIn: Bool,
+                button: String, gpioBackend: String, wallClockSynchronized: Bool, now: String) {
+        self.phase = phase
+        self.indicator = indicator
+        self.lastCheckIn = lastCheckIn
+        self.deadline = deadline
+        self.secondsLeft = secondsLeft
+        self.settings = settings
+        self.leds = leds
+        self.queueDepth = queueDepth
+        self.error = error
+        self.isCheckingIn = isCheckingIn
+        self.button = button
+        self.gpioBackend = gpioBackend
+        self.wallClockSynchronized = wallClockSynchronized
+        self.now = now
+    }
+}
+
+public struct CheckInReport: Codable, Hashable, Sendable {
+    public var id: String
+    /// ISO 8601 UTC wall-clock time of the press.
+    public var time: String
+    public var wallClockSynchronized: Bool
+    public var source: String
+    public var uploaded: Bool
+    public var bootID: String
+
+    public init(id: String, time: String, wallClockSynchronized: Bool, source: String, uploaded: Bool, bootID: String) {
+        self.id = id
+        self.time = time
+        self.wallClockSynchronized = wallClockSynchronized
+        self.source = source
+        self.uploaded = uploaded
+        self.bootID = bootID
+    }
+}
+
+public struct SettingsReport: Codable, Hashable, Sendable {
+    /// Durations as text ("24h") and in seconds.
+    public var interval: String
+    public var reminder: String
+    public var intervalSeconds: Int64
+    public var reminderSeconds: Int64
+    public var version: Int64
+    public var offeredIntervals: [String]
+    public var offeredReminders: [String]
+
+    public init(interval: String, reminder: String, intervalSeconds: Int64, reminderSeconds: Int64, version: Int64,
+                offeredIntervals: [String], offeredReminders: [String]) {
+        self.interval = interval
+        self.reminder = reminder
+        self.intervalSeconds = intervalSeconds
+        self.reminderSeconds = reminderSeconds
+        self.version = version
+        self.offeredIntervals = offeredIntervals
+        self.offeredReminders = offeredReminders
+    }
+}
+
+public struct LEDReport: Codable, Hashable, Sendable {
+    public var name: String
+    public var colour: String
+    public var on: Bool
+
+    public init(name: String, colour: String, on: Bool) {
+        self.name = name
+        self.colour = colour
+        self.on = on
+    }
+}

@@ -1,0 +1,40 @@
+import LEDLanguage
+
+/// The tables and keys the config file may contain (besides `[leds.<name>]` and `[patterns.<indicator>]`).
+enum ConfigSchema {
+    static let tables: [(name: String, keys: [String])] = [
+        ("check_in", ["interval", "reminder"]),
+        ("button", ["debounce", "long_press", "line", "active_low", "bias"]),
+        ("gpio", ["backend", "chip"]),
+        ("leds", ["order"]),
+        ("patterns", []),
+        ("feedback", ["acknowledgement"]),
+        ("store", ["path"]),
+        ("control", ["socket"]),
+        ("simulator", ["chatter_edges", "chatter_span", "terminal"]),
+        ("log", ["level"]),
+        ("developer", ["short_intervals"]),
+    ]
+
+    /// Keys of each `[leds.<name>]` table.
+    static let ledKeys = ["colour", "line", "active_low"]
+
+    static func keys(of table: String) -> [String]? {
+        tables.first { $0.name == table }?.keys
+    }
+
+    static var tableNames: [String] { tables.map(\.name) }
+
+    static var indicatorNames: [String] { Indicator.allCases.map(\.rawValue) }
+
+    /// Environment variables that override keys, with the key each one overrides.
+    static let overrides: [(variable: String, key: String)] = [
+        ("LIFESIGNAL_STORE_PATH", "store.path"),
+        ("LIFESIGNAL_SOCKET", "control.socket"),
+        ("LIFESIGNAL_GPIO_BACKEND", "gpio.backend"),
+        ("LIFESIGNAL_LOG_LEVEL", "log.level"),
+    ]
+
+    /// Unix socket paths must fit `sockaddr_un.sun_path` (108 bytes with the terminating NUL).
+    static let maxSocketPathBytes = 107
+}

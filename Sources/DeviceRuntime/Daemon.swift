@@ -1,0 +1,87 @@
+import DeviceConfig
+import DeviceClock
+import DeviceClockLive
+import Glibc
+import Logging
+import ServiceLifecycle
+import SimulatorTerminal
+
+/// lifesignald's life: log set-up, the device as a service, clean shutdown on SIGTERM/SIGINT.
+public enum Daemon {
+    /// Runs until SIGTERM/SIGINT; returns the process exit code.
+    public static func run(_ loaded: ConfigurationLoader.Loaded, environment: [String: String]) async -> Int32 {
+        let configuration = loaded.configuration
+        let sink = LogSink()
+        let journal = environment["JOURNAL_STREAM"] != nil
+        let level = Logger.Level(rawValue: configuration.logLevel.rawValue) ?? .info
+        let logger = Logger(label: "lifesignald") { label in
+            DeviceLogHandler(label: label, level: level, journal: journal, sink: sink)
+        }
+        logger.info("configuration: \(loaded.path ?? "embedded defaults (no config file)")")
+
+        let wantsTerminal = configuration.gpio.backend == .simulated
+            && (configuration.simulator.terminal == .on
+                || (configuration.simulator.terminal == .auto && SimulatorTerminal.isInteractive()))
+        let service = DeviceService(configuration: configuration, logger: logger, sink: sink,
+                                    terminal: wantsTerminal, useColor: environment["NO_COLOR"] == nil)
+        let group = ServiceGroup(configuration: .init(
+            // The service returns on its own after `q` in the terminal or a start-up failure: that ends the daemon.
+            services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        ))
+        do {
+            try await group.run()
+        } catch {
+            logger.critical("lifesignald failed: \(error)")
+            return 70  // EX_SOFTWARE
+        }
+        return await service.exitCode.value
+    }
+}
+
+/// The device as a swift-service-lifecycle service: build, start, wait for shutdown, stop.
+///
+/// Errors are caught here and turned into an exit code: an error thrown out of `run()` ends the
+/// process with SIGILL instead of an ordinary failure systemd can act on.
+struct DeviceService: Service {
+    let configuration: DeviceConfiguration
+    let logger: Logger
+    let sink: LogSink
+    let terminal: Bool
+    let useColor: Bool
+    let exitCode = ExitCodeBox()
+
+    func run() async throws {
+        // `q` in the terminal view stops the daemon like SIGTERM does.
+        let (quit, quitRequested) = AsyncStream<Void>.makeStream()
+        let view = terminal
+            ? Device.TerminalView(useColor: useColor, logSink: sink, onQuit: { quitRequested.yield() })
+            : nil
+        let device: Device
+        do {
+            device = try await MainActor.run { () throws(StartupError) -> Device in
+                let device = try Device(configuration: configuration, clock: .live(), logger: logger)
+                try device.start(terminalView: view)
+                return device
+            }
+        } catch {
+            let failure = error as? StartupError ?? StartupError(exitCode: 70, "\(error)")
+            logger.critical("\(failure.message)")
+            await exitCode.set(failure.exitCode)
+            return
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await gracefulShutdown() }
+            group.addTask { for await _ in quit { return } }
+            await group.next()
+            group.cancelAll()
+        }
+        await device.stop()
+    }
+}
+
+actor ExitCodeBox {
+    private(set) var value: Int32 = 0
+    func set(_ code: Int32) { value = code }
+}

@@ -1,0 +1,207 @@
+import CheckInFeature
+import CheckInModels
+import CheckInStoreClient
+import CheckInStoreLive
+import ComposableCore
+import ControlSocket
+public import DeviceClock
+import DeviceClockLive
+public import DeviceConfig
+import GPIOClient
+import GPIOSimulated
+import LEDLanguage
+public import Logging
+import SimulatorTerminal
+
+/// The composition root: builds the running device from a configuration — store, GPIO, feature,
+/// LED driver, control socket — exactly as production runs it, so tests can build it too.
+@MainActor
+public final class Device {
+    public let configuration: DeviceConfiguration
+    let store: Store<CheckInFeature>
+    let database: CheckInDatabase
+    let gpio: GPIOClient
+    let simulator: SimulatedGPIO?
+    let leds: LEDDriver
+    let clock: DeviceClock
+    let waiters = DelegateWaiters()
+    let logger: Logger
+    private var controlServer: ControlServer?
+    private var terminal: SimulatorTerminal?
+    private var buttonLoop: Task<Void, Never>?
+
+    /// Opens the store and the GPIO lines. Nothing runs until `start()`.
+    public init(configuration: DeviceConfiguration, clock: DeviceClock, logger: Logger) throws(StartupError) {
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+
+        database = try Self.openStore(at: configuration.storePath, logger: logger)
+
+        let leds = configuration.ledLanguage.leds
+        switch configuration.gpio.backend {
+        case .simulated:
+            let simulator = SimulatedGPIO(
+                ledCount: leds.count,
+                debounce: configuration.button.debounce,
+                chatter: ChatterModel(edges: configuration.simulator.chatterEdges, span: configuration.simulator.chatterSpan),
+                monotonicNow: { clock.now().uptime },
+                sleep: clock.sleep
+            )
+            self.simulator = simulator
+            gpio = simulator.client
+        case .libgpiod:
+            throw .gpio("the libgpiod backend is not built into this version; use [gpio] backend = \"simulated\"")
+        }
+
+        let feature = CheckInFeature(store: database.client, clock: clock)
+        store = Store(
+            initialState: CheckInFeature.State(
+                configuredSettings: configuration.configuredSettings,
+                policy: configuration.settingsPolicy,
+                acknowledgementDuration: configuration.acknowledgement,
+                longPressDuration: configuration.button.longPress
+            ),
+            reducer: feature
+        )
+        self.leds = LEDDriver(
+            language: configuration.ledLanguage,
+            setLED: gpio.setLED,
+            monotonicNow: { clock.now().uptime },
+            sleep: clock.sleep,
+            report: { error in logger.error("LED output failed: \(error)") }
+        )
+    }
+
+    static func openStore(at path: String, logger: Logger) throws(StartupError) -> CheckInDatabase {
+        do {
+            return try CheckInDatabase.open(path: path)
+        } catch where error.kind == .corrupt {
+            // The damaged file was moved aside (never deleted); start a fresh store beside it and
+            // keep saying so, loudly, so someone recovers the old one.
+            logger.critical("\(error.message)")
+            do {
+                return try CheckInDatabase.open(path: path)
+            } catch {
+                throw .store("check-in store \(path): \(error.message)")
+            }
+        } catch {
+            throw .store("check-in store \(path): \(error.message)")
+        }
+    }
+
+    /// How the simulated board is shown in a terminal, if at all.
+    public struct TerminalView: Sendable {
+        public var useColor: Bool
+        public var logSink: LogSink
+        /// Called when the person presses `q` or Ctrl-C in the view.
+        public var onQuit: @Sendable () -> Void
+
+        public init(useColor: Bool, logSink: LogSink, onQuit: @escaping @Sendable () -> Void) {
+            self.useColor = useColor
+            self.logSink = logSink
+            self.onQuit = onQuit
+        }
+    }
+
+    /// Starts the feature, the LED driver, the button loop, the control socket and (with simulated
+    /// GPIO in a terminal) the terminal view.
+    public func start(terminalView: TerminalView? = nil) throws(StartupError) {
+        if let terminalView, let simulator {
+            try startTerminal(terminalView, simulator: simulator)
+        }
+        let featureLog = FeatureLog(logger: logger)
+        var previous = store.state
+        store.observe { [leds, waiters, weak self] state, action in
+            if case let .delegate(delegate) = action { waiters.deliver(delegate) }
+            leds.show(state.indicator)
+            featureLog.record(before: previous, after: state, action: action)
+            previous = state
+            if let self, let terminal = self.terminal { terminal.setCaption(self.summary) }
+        }
+        leds.show(store.state.indicator)
+        store.send(.daemonStarted)
+
+        let events = gpio.buttonEvents
+        buttonLoop = Task { [store, logger] in
+            for await event in events {
+                logger.debug("button \(event.kind.rawValue)")
+                store.send(event.kind == .pressed ? .buttonPressed : .buttonReleased)
+            }
+        }
+
+        var simulatePress: (@Sendable (Duration) async -> Void)?
+        if let simulator {
+            simulatePress = { hold in _ = await simulator.press(hold: hold) }
+        }
+        let handler = ControlHandler(
+            store: store, storeClient: database.client, leds: leds, clock: clock,
+            gpioBackend: configuration.gpio.backend.rawValue, simulatePress: simulatePress, waiters: waiters
+        )
+        let server = ControlServer(path: configuration.controlSocket) { line, _ in await handler.handle(line) }
+        do {
+            try server.start()
+        } catch {
+            throw .system("control socket: \(error)")
+        }
+        controlServer = server
+        logger.notice("lifesignald ready", metadata: [
+            "store": "\(configuration.storePath)", "socket": "\(configuration.controlSocket)",
+            "gpio": "\(configuration.gpio.backend.rawValue)",
+        ])
+    }
+
+    private func startTerminal(_ view: TerminalView, simulator: SimulatedGPIO) throws(StartupError) {
+        do {
+            let terminal = try SimulatorTerminal(
+                gpio: simulator,
+                ledColors: configuration.ledLanguage.leds.map { LEDColor(configName: $0.colour) },
+                longPressHold: configuration.button.longPress + .milliseconds(500),
+                useColor: view.useColor,
+                onQuit: view.onQuit
+            )
+            try terminal.start()
+            view.logSink.redirect { line in terminal.printLine(line) }
+            terminal.printLine("Simulated button: space/enter = press, l = long press, q = quit")
+            self.terminal = terminal
+        } catch {
+            throw .system("terminal view: \(error)")
+        }
+    }
+
+    /// One line for `systemctl status` and the terminal view: phase, deadline, time left.
+    public var summary: String {
+        let state = store.state
+        var text = state.indicator.rawValue.replacingOccurrences("_", " ")
+        if let last = state.lastCheckIn {
+            let left = state.settings.interval - max(clock.now().elapsed(since: last.at), .zero)
+            text += left > .zero ? " · deadline in \(DurationText.humane(left))" : " · overdue by \(DurationText.humane(left))"
+        }
+        if let error = state.error { text += " · \(error.message)" }
+        return text
+    }
+
+    /// Stops taking input, lets a check-in write in flight finish, switches the LEDs off, closes up.
+    public func stop() async {
+        controlServer?.stop()
+        controlServer = nil
+        store.send(.daemonStopping)
+        // A durable write that is under way must complete: wait for effects (bounded).
+        let deadline = clock.now().uptime + .seconds(5)
+        while store.state.isCheckingIn, clock.now().uptime < deadline {
+            try? await clock.sleep(.milliseconds(5))
+        }
+        store.cancelAllEffects()
+        buttonLoop?.cancel()
+        leds.stop()
+        gpio.shutdown()
+        logger.notice("lifesignald stopped")
+        terminal?.restore()
+    }
+}
+
+extension String {
+    func replacingOccurrences(_ target: Character, _ replacement: Character) -> String {
+        String(map { $0 == target ? replacement : $0 })
+    }
+}

@@ -1,0 +1,76 @@
+public import GPIOClient
+public import LEDLanguage
+
+/// Plays the current indicator's pattern on the LEDs.
+///
+/// It writes a line only when its level changes and sleeps exactly until the next change, so a
+/// steady pattern costs no wake-ups at all and a blink costs one per edge.
+@MainActor
+public final class LEDDriver {
+    public let language: LEDLanguage
+    public private(set) var indicator: Indicator?
+    /// What was last written successfully to each LED, in `language.leds` order.
+    public private(set) var levels: [Bool]
+    private var player: PatternPlayer?
+    private var nextChange: Task<Void, Never>?
+    private let setLED: @Sendable (Int, Bool) throws(GPIOError) -> Void
+    private let monotonicNow: @Sendable () -> Duration
+    private let sleep: @Sendable (Duration) async throws -> Void
+    private let report: (GPIOError) -> Void
+
+    public init(
+        language: LEDLanguage,
+        setLED: @escaping @Sendable (Int, Bool) throws(GPIOError) -> Void,
+        monotonicNow: @escaping @Sendable () -> Duration,
+        sleep: @escaping @Sendable (Duration) async throws -> Void,
+        report: @escaping (GPIOError) -> Void
+    ) {
+        self.language = language
+        self.levels = Array(repeating: false, count: language.leds.count)
+        self.setLED = setLED
+        self.monotonicNow = monotonicNow
+        self.sleep = sleep
+        self.report = report
+    }
+
+    /// Starts showing `indicator` (from its first step) unless it is already showing.
+    public func show(_ indicator: Indicator) {
+        guard indicator != self.indicator else { return }
+        self.indicator = indicator
+        let now = monotonicNow()
+        player = PatternPlayer(leds: language.leds, pattern: language.pattern(for: indicator), startedAt: now)
+        advance(at: now)
+    }
+
+    /// Switches everything off and stops (shutdown).
+    public func stop() {
+        nextChange?.cancel()
+        nextChange = nil
+        player = nil
+        indicator = nil
+        write(Array(repeating: false, count: levels.count))
+    }
+
+    private func advance(at now: Duration) {
+        nextChange?.cancel()
+        nextChange = nil
+        guard let player else { return }
+        write(player.levels(at: now))
+        guard let next = player.nextChange(after: now) else { return }
+        nextChange = Task { [weak self, sleep] in
+            do { try await sleep(next - now) } catch { return }
+            self?.advance(at: next)
+        }
+    }
+
+    private func write(_ wanted: [Bool]) {
+        for (index, level) in wanted.enumerated() where levels[index] != level {
+            do {
+                try setLED(index, level)
+                levels[index] = level
+            } catch {
+                report(error)
+            }
+        }
+    }
+}

@@ -1,0 +1,261 @@
+public import GPIOClient
+import Synchronization
+
+/// A simulated board: one bouncy push button and `ledCount` LEDs, behind the same `GPIOClient` the
+/// hardware backend provides. Used for development, demos and tests.
+///
+/// The button is modelled as a mechanical switch: `press(hold:)` produces raw chatter bursts at the
+/// press and at the release (see `ChatterModel`), and the raw edges go through the same
+/// `ButtonDebouncer` the hardware backend uses, so what reaches `client.buttonEvents` is exactly what
+/// a real switch would produce. All time comes from the injected `monotonicNow` and `sleep`, so
+/// tests can drive it with a fake clock.
+///
+/// The LED side records every output change with its time (`ledChanges(since:)`), keeps the current
+/// levels (`ledLevels`) and tells observers (`observeLEDs`), which is what the terminal view draws.
+public final class SimulatedGPIO: Sendable {
+    public let ledCount: Int
+    public let debounce: Duration
+    public let chatter: ChatterModel
+
+    private let monotonicNow: @Sendable () -> Duration
+    private let sleep: @Sendable (Duration) async throws -> Void
+    private let buttonEvents: AsyncStream<ButtonEvent>
+    private let buttonContinuation: AsyncStream<ButtonEvent>.Continuation
+    private let state: Mutex<SimulatorState>
+
+    /// - Parameters:
+    ///   - ledCount: how many LEDs the board has; `setLED` refuses other indices.
+    ///   - debounce: how long a raw level must stay put before it counts.
+    ///   - chatter: how the switch bounces on every press and release.
+    ///   - ledHistoryCapacity: how many LED changes `ledChanges(since:)` can return at most.
+    ///   - monotonicNow: the monotonic clock button events and LED changes are stamped with.
+    ///   - sleep: waits on that same clock; drives the chatter timing and the debounce timers.
+    public init(
+        ledCount: Int,
+        debounce: Duration = .milliseconds(20),
+        chatter: ChatterModel = .typical,
+        ledHistoryCapacity: Int = 4096,
+        monotonicNow: @escaping @Sendable () -> Duration,
+        sleep: @escaping @Sendable (Duration) async throws -> Void
+    ) {
+        precondition(ledCount >= 0, "a board cannot have a negative number of LEDs")
+        self.ledCount = ledCount
+        self.debounce = debounce
+        self.chatter = chatter
+        self.monotonicNow = monotonicNow
+        self.sleep = sleep
+        // Unbounded: a button press must never be dropped, and a person cannot press fast enough
+        // to matter.
+        (buttonEvents, buttonContinuation) = AsyncStream.makeStream(of: ButtonEvent.self)
+        state = Mutex(SimulatorState(
+            debouncer: ButtonDebouncer(period: debounce),
+            ledLevels: Array(repeating: false, count: ledCount),
+            ledRecord: LEDChangeRing(capacity: ledHistoryCapacity)
+        ))
+    }
+
+    /// The board as the rest of the daemon sees it. Its button stream is this simulator's only
+    /// stream: consume it in one place.
+    public var client: GPIOClient {
+        GPIOClient(
+            buttonEvents: buttonEvents,
+            setLED: { index, on throws(GPIOError) in try self.setLED(index, on: on) },
+            shutdown: { self.shutdown() }
+        )
+    }
+
+    // MARK: Button
+
+    /// Presses the button, holds it and lets go, with chatter at both ends, in real (injected) time.
+    ///
+    /// `hold` is the time from the last bounce of the press to the last bounce of the release,
+    /// which is what the debounced events will show (at least `chatter.span`). The release starts
+    /// bouncing `chatter.span` before that, so a hold shorter than `debounce + chatter.span` never
+    /// stays stable for the debounce period: it is a glitch and produces no events.
+    ///
+    /// Returns false, doing nothing, if another press is still running (a button cannot be pressed
+    /// twice at once) or the simulator is shut down. If the calling task is cancelled mid-press,
+    /// the button is let go at once.
+    @discardableResult
+    public func press(hold: Duration) async -> Bool {
+        guard state.withLock({ $0.beginPress() }) else { return false }
+        defer { state.withLock { $0.pressInProgress = false } }
+
+        let start = monotonicNow()
+        let pressEdges = chatter.burst(to: true).map { RawEdge(level: $0.level, at: start + $0.offset) }
+        let pressSettled = start + chatter.span
+        let releaseStart = pressSettled + max(.zero, hold - chatter.span)
+        let releaseEdges = chatter.burst(to: false).map { RawEdge(level: $0.level, at: releaseStart + $0.offset) }
+
+        do {
+            for edge in pressEdges + releaseEdges {
+                try await settleTimers(dueBy: edge.at)
+                try await sleep(until: edge.at)
+                guard feed(edge) else { return true }
+            }
+            try await settleTimers(dueBy: nil)
+        } catch {
+            // Cancelled: the finger leaves the button now; a settle timer reports the release (or
+            // drops a press that had not settled yet).
+            inject(level: false, at: monotonicNow())
+        }
+        return true
+    }
+
+    /// Feeds one raw edge, as if the line changed at `time` (monotonic). If it starts a new
+    /// candidate level, a settle timer (on the injected `sleep`) reports it after the debounce
+    /// period unless another edge comes first. For tests and for backends built on this one.
+    public func inject(level: Bool, at time: Duration) {
+        state.withLock { state in
+            guard !state.isShutDown else { return }
+            guard let deadline = state.feed(RawEdge(level: level, at: time)) else { return }
+            let generation = state.edgeGeneration
+            state.settleTimer = Task {
+                do {
+                    try await self.sleep(until: deadline)
+                } catch {
+                    return  // cancelled by a newer edge or by shutdown
+                }
+                self.settleTimerFired(generation: generation, at: deadline)
+            }
+        }
+    }
+
+    /// The raw (undebounced) level of the line: true while the contacts touch.
+    public var rawLevel: Bool { state.withLock { $0.rawLevel } }
+
+    /// The last level reported on `client.buttonEvents`.
+    public var debouncedLevel: Bool { state.withLock { $0.debouncer.stableLevel } }
+
+    /// True while `press(hold:)` is running.
+    public var isPressing: Bool { state.withLock { $0.pressInProgress } }
+
+    private func feed(_ edge: RawEdge) -> Bool {
+        state.withLock { state in
+            guard !state.isShutDown else { return false }
+            _ = state.feed(edge)
+            return true
+        }
+    }
+
+    /// Settles the debouncer at each of its deadlines up to `limit` (all of them if nil), waiting
+    /// for each. A deadline equal to the next edge's time settles first: the level has then been
+    /// stable for the full period.
+    private func settleTimers(dueBy limit: Duration?) async throws {
+        while let deadline = state.withLock({ $0.isShutDown ? nil : $0.debouncer.settleDeadline }),
+              limit.map({ deadline <= $0 }) ?? true {
+            try await sleep(until: deadline)
+            state.withLock { state in
+                if let event = state.debouncer.settle(at: deadline) { buttonContinuation.yield(event) }
+            }
+        }
+    }
+
+    private func settleTimerFired(generation: UInt64, at deadline: Duration) {
+        state.withLock { state in
+            // A newer edge owns the debouncer now; its own timer will settle it.
+            guard state.edgeGeneration == generation, !state.isShutDown else { return }
+            state.settleTimer = nil
+            if let event = state.debouncer.settle(at: deadline) { buttonContinuation.yield(event) }
+        }
+    }
+
+    private func sleep(until time: Duration) async throws {
+        let now = monotonicNow()
+        if time > now { try await sleep(time - now) }
+        try Task.checkCancellation()
+    }
+
+    // MARK: LEDs
+
+    /// Switches one LED. Throws for an index the board does not have, and after shutdown (the
+    /// lines are released then, as on hardware).
+    public func setLED(_ index: Int, on: Bool) throws(GPIOError) {
+        let now = monotonicNow()
+        let failure: GPIOError? = state.withLock { state in
+            guard !state.isShutDown else {
+                return GPIOError(operation: "set", target: "simulated LED \(index)",
+                                 reason: "the GPIO lines have been released (shut down)")
+            }
+            guard state.ledLevels.indices.contains(index) else {
+                return GPIOError(operation: "set", target: "simulated LED \(index)",
+                                 reason: "no such LED: the simulated board has \(state.ledLevels.count)",
+                                 hint: "check the LED list in the configuration")
+            }
+            state.setLED(index, on: on, at: now)
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// Every LED's current level, by index.
+    public var ledLevels: [Bool] { state.withLock { $0.ledLevels } }
+
+    /// The recorded LED changes at or after `time` (monotonic), oldest first. Only the most recent
+    /// `ledHistoryCapacity` changes are kept; `LEDChange.sequence` shows gaps.
+    public func ledChanges(since time: Duration = .zero) -> [LEDChange] {
+        state.withLock { $0.ledRecord.inOrder }.filter { $0.at >= time }
+    }
+
+    /// Calls `observer` with every LED change and the levels after it, in order, until the
+    /// returned observation is cancelled or the simulator shuts down.
+    ///
+    /// The observer runs while the simulator's lock is held, so changes arrive in order: it must
+    /// be quick (store and signal, don't write to a terminal) and must not call back into the
+    /// simulator.
+    public func observeLEDs(
+        _ observer: @escaping @Sendable (_ change: LEDChange, _ levels: [Bool]) -> Void
+    ) -> LEDObservation {
+        let id = state.withLock { state in
+            state.nextObserverID += 1
+            state.ledObservers[state.nextObserverID] = observer
+            return state.nextObserverID
+        }
+        return LEDObservation { [weak self] in
+            _ = self?.state.withLock { $0.ledObservers.removeValue(forKey: id) }
+        }
+    }
+
+    // MARK: Lifetime
+
+    /// Switches every LED off (recorded like any change), stops the debounce timers and finishes
+    /// the button stream. Idempotent.
+    public func shutdown() {
+        let now = monotonicNow()
+        state.withLock { state in
+            guard !state.isShutDown else { return }
+            for index in state.ledLevels.indices where state.ledLevels[index] {
+                state.setLED(index, on: false, at: now)
+            }
+            state.isShutDown = true
+            state.settleTimer?.cancel()
+            state.settleTimer = nil
+            state.ledObservers.removeAll()
+        }
+        buttonContinuation.finish()
+    }
+
+    public var isShutDown: Bool { state.withLock { $0.isShutDown } }
+
+    deinit {
+        buttonContinuation.finish()
+    }
+}
+
+/// Keeps an LED observer registered; `cancel()` (idempotent) unregisters it.
+public final class LEDObservation: Sendable {
+    private let onCancel: @Sendable () -> Void
+
+    init(onCancel: @escaping @Sendable () -> Void) {
+        self.onCancel = onCancel
+    }
+
+    public func cancel() {
+        onCancel()
+    }
+}
+
+struct RawEdge {
+    var level: Bool
+    var at: Duration
+}

@@ -1,0 +1,44 @@
+import GPIOClient
+
+/// Everything `SimulatedGPIO` guards with its lock.
+struct SimulatorState {
+    var debouncer: ButtonDebouncer
+    var rawLevel = false
+    /// Bumped on every raw edge, so a settle timer started by an older edge knows it is stale.
+    var edgeGeneration: UInt64 = 0
+    var settleTimer: Task<Void, Never>?
+    var pressInProgress = false
+
+    var ledLevels: [Bool]
+    var ledRecord: LEDChangeRing
+    var lastLEDSequence: UInt64 = 0
+    var ledObservers: [UInt64: @Sendable (LEDChange, [Bool]) -> Void] = [:]
+    var nextObserverID: UInt64 = 0
+
+    var isShutDown = false
+
+    mutating func beginPress() -> Bool {
+        guard !pressInProgress, !isShutDown else { return false }
+        pressInProgress = true
+        return true
+    }
+
+    /// Feeds a raw edge to the debouncer, cancelling any settle timer of an earlier edge.
+    /// Returns when the new candidate level will settle, if there is one.
+    mutating func feed(_ edge: RawEdge) -> Duration? {
+        rawLevel = edge.level
+        edgeGeneration &+= 1
+        settleTimer?.cancel()
+        settleTimer = nil
+        return debouncer.edge(level: edge.level, at: edge.at)
+    }
+
+    mutating func setLED(_ index: Int, on: Bool, at time: Duration) {
+        guard ledLevels[index] != on else { return }  // a repeated write is not a change
+        ledLevels[index] = on
+        lastLEDSequence += 1
+        let change = LEDChange(sequence: lastLEDSequence, index: index, on: on, at: time)
+        ledRecord.append(change)
+        for observer in ledObservers.values { observer(change, ledLevels) }
+    }
+}

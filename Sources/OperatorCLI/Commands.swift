@@ -1,0 +1,165 @@
+public import ArgumentParser
+import ControlProtocol
+import Glibc
+import LinuxIO
+
+/// lifesignalctl: the operator's view of and hand on the device.
+public struct LifesignalCtl: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "lifesignalctl",
+        abstract: "Control and inspect the LifeSignal check-in device.",
+        discussion: """
+            Talks to lifesignald over its control socket (--socket, $LIFESIGNAL_SOCKET, \
+            /run/lifesignal/control.sock for the installed service, else the per-user default).
+
+            Exit codes: 0 success; 1 the daemon refused (the message says why); 64 bad arguments; \
+            69 the daemon is not reachable.
+            """,
+        subcommands: [Status.self, CheckIn.self, History.self, Settings.self, DismissError.self, Sim.self],
+        defaultSubcommand: Status.self
+    )
+
+    public init() {}
+}
+
+/// Options every command shares.
+struct CommonOptions: ParsableArguments {
+    @Option(name: .long, help: "Path of lifesignald's control socket.")
+    var socket: String?
+
+    @Flag(name: .long, help: "Print JSON instead of text (times in ISO 8601 UTC).")
+    var json = false
+
+    func send(_ request: ControlRequest) throws -> ControlResponse {
+        let connection = ControlConnection(explicit: socket, environment: ProcessEnvironment.current)
+        do {
+            return try connection.send(request)
+        } catch {
+            printToStandardError("lifesignalctl: \(error.message)")
+            throw ExitCode(error.exitCode)
+        }
+    }
+
+    func emit<T: Encodable>(_ value: T, text: (T) -> String) {
+        print(json ? ControlCoding.encode(value, pretty: true) : text(value))
+    }
+}
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Phase, deadline, last check-in, LEDs and upload queue.")
+    @OptionGroup var options: CommonOptions
+
+    func run() throws {
+        let response = try options.send(ControlRequest(.status))
+        guard let status = response.status else { throw ExitCode(1) }
+        options.emit(status, text: Formatting.status)
+    }
+}
+
+struct CheckIn: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-in",
+        abstract: "Check in now, as if the button was pressed; returns once the check-in is stored durably.")
+    @OptionGroup var options: CommonOptions
+
+    func run() throws {
+        let response = try options.send(ControlRequest(.checkIn))
+        guard let report = response.checkIn else { throw ExitCode(1) }
+        options.emit(report) { "Checked in at \(Formatting.localTime($0.time)) (id \($0.id))" }
+    }
+}
+
+struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Recent check-ins, newest first.")
+    @OptionGroup var options: CommonOptions
+    @Option(name: .long, help: "How many check-ins to show (1–10000).")
+    var limit = 10
+
+    func validate() throws {
+        guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 10000") }
+    }
+
+    func run() throws {
+        let response = try options.send(ControlRequest(.history, limit: limit))
+        let history = response.history ?? []
+        options.emit(history) { $0.isEmpty ? "No check-ins yet." : $0.map(Formatting.checkIn).joined(separator: "\n") }
+    }
+}
+
+struct Settings: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show or change the check-in interval and reminder.",
+        subcommands: [Show.self, Set.self],
+        defaultSubcommand: Show.self
+    )
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the interval and reminder.")
+        @OptionGroup var options: CommonOptions
+
+        func run() throws {
+            let response = try options.send(ControlRequest(.settings))
+            guard let settings = response.settings else { throw ExitCode(1) }
+            options.emit(settings, text: Formatting.settings)
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change the interval and/or reminder; the deadline moves at once from the last check-in.",
+            discussion: "Offered: intervals 8h, 16h, 24h, 48h; reminders 1h, 2h, 4h, 6h. Any whole number of minutes within bounds is accepted (e.g. 12h30m); the reminder must be shorter than the interval.")
+        @OptionGroup var options: CommonOptions
+        @Option(name: .long, help: "Check-in interval, e.g. 24h, 16h, 12h30m.")
+        var interval: String?
+        @Option(name: .long, help: "Reminder lead before the deadline, e.g. 2h, 45m.")
+        var reminder: String?
+
+        func validate() throws {
+            guard interval != nil || reminder != nil else { throw ValidationError("give --interval, --reminder or both") }
+        }
+
+        func run() throws {
+            let response = try options.send(ControlRequest(.setSettings, interval: interval, reminder: reminder))
+            guard let settings = response.settings else { throw ExitCode(1) }
+            options.emit(settings) { "Saved. " + Formatting.settings($0) }
+        }
+    }
+}
+
+struct DismissError: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dismiss-error", abstract: "Clear the error the device is showing (the fault pattern).")
+    @OptionGroup var options: CommonOptions
+
+    func run() throws {
+        let response = try options.send(ControlRequest(.dismissError))
+        guard let status = response.status else { throw ExitCode(1) }
+        options.emit(status, text: Formatting.status)
+    }
+}
+
+struct Sim: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Drive the simulated GPIO (only when lifesignald runs with the simulated backend).",
+        subcommands: [Press.self]
+    )
+
+    struct Press: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Press the simulated button (with switch chatter) and release it after --hold.")
+        @OptionGroup var options: CommonOptions
+        @Option(name: .long, help: "How long to hold the button, e.g. 150ms (a check-in) or 4s (a long press).")
+        var hold = "150ms"
+
+        func run() throws {
+            let response = try options.send(ControlRequest(.simPress, hold: hold))
+            guard let status = response.status else { throw ExitCode(1) }
+            options.emit(status, text: Formatting.status)
+        }
+    }
+}
+
+func printToStandardError(_ message: String) {
+    var line = message + "\n"
+    line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}

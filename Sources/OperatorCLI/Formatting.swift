@@ -1,0 +1,68 @@
+import CheckInModels
+import ControlProtocol
+import Glibc
+
+/// Human-readable text for the CLI: relative times ("in 3 h 12 min") and local clock times.
+enum Formatting {
+    static func relative(seconds: Int64) -> String {
+        let text = DurationText.humane(.seconds(abs(seconds)))
+        return seconds >= 0 ? "in \(text)" : "\(text) ago"
+    }
+
+    /// An ISO 8601 UTC time as local time, e.g. "Sun 22 Nov 21:55".
+    static func localTime(_ iso: String) -> String {
+        guard let wall = WallTime(iso8601: iso) else { return iso }
+        var seconds = time_t(wall.microsecondsSinceEpoch / 1_000_000)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = strftime(&buffer, buffer.count, "%a %d %b %H:%M", &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static let phaseTitles: [String: String] = [
+        "starting": "Starting",
+        "never_checked_in": "Never checked in: press the button to check in",
+        "checked_in": "Checked in",
+        "reminder": "Reminder: check in soon",
+        "overdue": "OVERDUE: responders are being alerted",
+    ]
+
+    static func status(_ status: StatusReport) -> String {
+        var lines: [String] = []
+        var headline = phaseTitles[status.phase] ?? status.phase
+        if let seconds = status.secondsLeft, let deadline = status.deadline {
+            headline += seconds > 0
+                ? " · deadline \(relative(seconds: seconds)) (\(localTime(deadline)))"
+                : " · deadline was \(relative(seconds: seconds)) (\(localTime(deadline)))"
+        }
+        lines.append(headline)
+        if let error = status.error { lines.append("Problem: \(error)") }
+        if let last = status.lastCheckIn {
+            lines.append("Last check-in: \(localTime(last.time)) via \(last.source)"
+                         + (last.wallClockSynchronized ? "" : " (clock was not synchronised)"))
+        }
+        lines.append("Interval \(status.settings.interval), reminder \(status.settings.reminder) before the deadline")
+        lines.append("LEDs: " + status.leds.map { "\($0.name) \($0.on ? "on" : "off")" }.joined(separator: ", ")
+                     + " (showing \(status.indicator.replacingUnderscores()))")
+        lines.append("Upload queue: \(status.queueDepth) check-in\(status.queueDepth == 1 ? "" : "s") waiting")
+        if !status.wallClockSynchronized { lines.append("Note: the wall clock is not synchronised (no NTP yet)") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func checkIn(_ report: CheckInReport) -> String {
+        "\(localTime(report.time))  \(report.source.padded(to: 6))  \(report.uploaded ? "uploaded" : "queued  ")  \(report.id)"
+    }
+
+    static func settings(_ settings: SettingsReport) -> String {
+        """
+        Interval: \(settings.interval)  (offered: \(settings.offeredIntervals.joined(separator: ", ")))
+        Reminder: \(settings.reminder) before the deadline  (offered: \(settings.offeredReminders.joined(separator: ", ")))
+        """
+    }
+}
+
+extension String {
+    func replacingUnderscores() -> String { String(map { $0 == "_" ? " " : $0 }) }
+    func padded(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}

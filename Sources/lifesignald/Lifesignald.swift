@@ -1,0 +1,49 @@
+// lifesignald: the LifeSignal check-in device daemon. Thin on purpose: everything is in DeviceRuntime.
+import ArgumentParser
+import DeviceRuntime
+import Glibc
+import LinuxIO
+
+@main
+struct Lifesignald: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lifesignald",
+        abstract: "The LifeSignal check-in device daemon: one press says \"I'm OK\".",
+        discussion: """
+            Reads the button and drives the LEDs, keeps the check-in countdown, and stores every \
+            check-in durably before acknowledging it. Without a config file it runs on simulated GPIO \
+            with a local store. Control it with lifesignalctl.
+
+            Exit codes: 0 stopped cleanly; 78 configuration error (fix the file; do not restart); \
+            73 check-in store unavailable; 69 GPIO unavailable; 71 OS resource (control socket) failed; \
+            70 internal error.
+            """
+    )
+
+    @Option(name: .shortAndLong, help: "Config file (default: $LIFESIGNAL_CONFIG, else /etc/lifesignal/lifesignald.toml if present, else built-in defaults).")
+    var config: String?
+
+    @Flag(name: .long, help: "Validate the configuration, print the result and exit (78 if invalid).")
+    var checkConfig = false
+
+    func run() async throws {
+        let environment = ProcessEnvironment.current
+        switch ConfigurationLoader.load(explicitPath: config, environment: environment) {
+        case let .failure(error):
+            printError("lifesignald: \(error.message)")
+            throw ExitCode(error.exitCode)
+        case let .success(loaded):
+            if checkConfig {
+                print("\(loaded.path ?? "built-in defaults"): configuration is valid")
+                return
+            }
+            let code = await Daemon.run(loaded, environment: environment)
+            if code != 0 { throw ExitCode(code) }
+        }
+    }
+}
+
+func printError(_ message: String) {
+    var line = message + "\n"
+    line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}

@@ -1,1 +1,0 @@
-print("lifesignald: not yet")

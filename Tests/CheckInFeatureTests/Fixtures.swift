@@ -1,0 +1,99 @@
+import CheckInFeature
+import CheckInModels
+import CheckInStoreClient
+import Clocks
+import ComposableTestSupport
+import ConcurrencyExtras
+import DeviceClock
+import Synchronization
+import XCTest
+
+/// Shared set-up: a test clock that drives both "now" and sleeping, deterministic ids, a fake store.
+@MainActor
+class FeatureTestCase: XCTestCase {
+    // Effects and the test clock must interleave deterministically: run every test on one serial
+    // executor (an unserialised test clock fails one run in twenty; see the project's test notes).
+    override func invokeTest() {
+        withMainSerialExecutor { super.invokeTest() }
+    }
+
+    static let bootA = "boot-a"
+    static let start = DeviceInstant(
+        wall: WallTime(iso8601: "2026-11-22T08:00:00Z")!, uptime: .seconds(1000),
+        bootID: bootA, wallClockSynchronized: true)
+
+    var clock: TestClock<Duration>!
+    var fake: FakeCheckInStore!
+    final class Counter: Sendable { let value = Mutex<UInt64>(0) }
+    let idCounter = Counter()
+
+    static let hour = Duration.seconds(3600)
+
+    func makeStore(
+        records: [CheckInRecord] = [],
+        stored: StoredSettings? = StoredSettings(settings: .default, version: 1, appliedFromConfig: nil),
+        configured: CheckInSettings? = nil,
+        policy: SettingsPolicy = .standard
+    ) -> TestStore<CheckInFeature> {
+        clock = TestClock()
+        fake = FakeCheckInStore(records: records, settings: stored)
+        let feature = CheckInFeature(
+            store: fake.client,
+            clock: .driven(by: clock, startingAt: Self.start),
+            newCheckInID: { [idCounter] in
+                idCounter.value.withLock { count in
+                    count += 1
+                    return CheckInID(high: 0x4000, low: 0x8000_0000_0000_0000 | count)
+                }
+            }
+        )
+        return TestStore(
+            initialState: CheckInFeature.State(configuredSettings: configured, policy: policy),
+            reducer: feature
+        )
+    }
+
+    /// The id the n-th check-in of a test gets.
+    func id(_ n: UInt64) -> CheckInID { CheckInID(high: 0x4000, low: 0x8000_0000_0000_0000 | n) }
+
+    /// A record made `ago` before the test's start, on the same boot unless `bootID` says otherwise.
+    static func record(ago: Duration, bootID: String = bootA, n: UInt64 = 900) -> CheckInRecord {
+        var at = start
+        at.wall = start.wall + (.zero - ago)
+        at.uptime = start.uptime - ago
+        at.bootID = bootID
+        return CheckInRecord(id: CheckInID(high: 1, low: n), at: at, source: .button)
+    }
+
+    /// Steps the store through start-up and asserts the loaded state; returns with effects running.
+    func start(
+        _ store: TestStore<CheckInFeature>,
+        records: [CheckInRecord] = [],
+        stored: StoredSettings? = StoredSettings(settings: .default, version: 1, appliedFromConfig: nil),
+        expectPhase phase: Phase
+    ) async {
+        store.send(.daemonStarted) { $0.isRunning = true }
+        await store.receive(.loadCheckInSettings)
+        await store.receive(.loadCheckInHistory) { $0.isLoadingHistory = true }
+        await store.receive(.checkInSettingsResponse(.success(stored))) {
+            $0.hasLoadedSettings = true
+            $0.settingsVersion = stored?.version ?? 0
+            $0.settings = stored?.settings ?? .default
+        }
+        await store.receive(.checkInHistoryResponse(.success(records))) {
+            $0.isLoadingHistory = false
+            $0.hasLoadedHistory = true
+            $0.history = records
+            $0.phase = phase
+        }
+    }
+
+    func stop(_ store: TestStore<CheckInFeature>) async {
+        store.send(.daemonStopping) { $0.isRunning = false }
+        await store.finish()
+    }
+
+    func countdown(remaining: Duration, now: Duration = .zero) -> Countdown {
+        Countdown(deadline: Self.start.wall + now + remaining, remaining: remaining)
+    }
+}

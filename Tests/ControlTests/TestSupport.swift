@@ -1,0 +1,79 @@
+import Glibc
+import XCTest
+
+/// A fresh directory under $TMPDIR (or /tmp), short enough for Unix socket paths, removed with its
+/// contents after the test.
+final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var template = Array("\(base)/lsctl.XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw XCTSkip("mkdtemp failed: errno \(errno)") }
+        path = String(cString: made)
+    }
+
+    deinit {
+        removeTree(path)
+    }
+
+    private func removeTree(_ path: String) {
+        if let directory = opendir(path) {
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                guard name != ".", name != ".." else { continue }
+                removeTree("\(path)/\(name)")
+            }
+            closedir(directory)
+            rmdir(path)
+        } else {
+            unlink(path)
+        }
+    }
+}
+
+func fileMode(_ path: String) -> mode_t? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    return info.st_mode
+}
+
+/// Runs `body(index)` on `count` plain threads at once and waits for all of them. Blocking clients
+/// must not run on the cooperative pool the server's handler needs.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    final class Job {
+        let index: Int
+        let body: @Sendable (Int) -> Void
+        init(_ index: Int, _ body: @escaping @Sendable (Int) -> Void) { self.index = index; self.body = body }
+    }
+    var threads: [pthread_t] = []
+    for index in 0..<count {
+        var thread = pthread_t()
+        let job = Unmanaged.passRetained(Job(index, body)).toOpaque()
+        let result = pthread_create(&thread, nil, { context in
+            let job = Unmanaged<Job>.fromOpaque(context!).takeRetainedValue()
+            job.body(job.index)
+            return nil
+        }, job)
+        precondition(result == 0, "pthread_create failed: \(result)")
+        threads.append(thread)
+    }
+    for thread in threads { pthread_join(thread, nil) }
+}
+
+/// Leaves a socket file behind with nobody listening, as a crashed daemon would.
+func makeStaleSocket(at path: String) throws {
+    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+        buffer.copyBytes(from: Array(path.utf8) + [0])
+    }
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+    }
+    close(descriptor)
+    guard bound == 0 else { throw XCTSkip("could not bind a stale socket: errno \(errno)") }
+}

@@ -1,0 +1,155 @@
+import ControlProtocol
+import Foundation
+import XCTest
+
+/// Runs the real `lifesignald` and `lifesignalctl` binaries (built next to this test bundle) in a
+/// temporary directory of their own, with simulated GPIO and seconds-long intervals.
+final class DaemonHarness {
+    let directory: URL
+    let configPath: String
+    let socketPath: String
+    let storePath: String
+    private(set) var daemon: Process?
+    private var daemonLog: FileHandle?
+
+    static var binaries: URL {
+        // The xctest bundle lives in the build products folder, next to the executables.
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
+    }
+
+    init(interval: String = "6s", reminder: String = "3s", config extra: String = "") throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        socketPath = directory.appendingPathComponent("run/control.sock").path
+        storePath = directory.appendingPathComponent("state/lifesignal.sqlite").path
+        configPath = directory.appendingPathComponent("lifesignald.toml").path
+        let config = """
+            [check_in]
+            interval = "\(interval)"
+            reminder = "\(reminder)"
+
+            [developer]
+            short_intervals = true
+
+            [store]
+            path = "\(storePath)"
+
+            [control]
+            socket = "\(socketPath)"
+
+            [simulator]
+            terminal = "off"
+
+            [feedback]
+            acknowledgement = "400ms"
+
+            [log]
+            level = "debug"
+            \(extra)
+            """
+        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+    }
+
+    deinit {
+        if let daemon, daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Starts the daemon and waits until its control socket answers.
+    func start(file: StaticString = #filePath, line: UInt = #line) throws {
+        let process = Process()
+        process.executableURL = Self.binaries.appendingPathComponent("lifesignald")
+        process.arguments = ["--config", configPath]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
+        let logURL = directory.appendingPathComponent("daemon-\(Date().timeIntervalSince1970).log")
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        let log = try FileHandle(forWritingTo: logURL)
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        daemon = process
+        daemonLog = log
+        try waitUntil("the daemon answers on its socket", file: file, line: line) {
+            (try? self.status()) != nil
+        }
+    }
+
+    /// Kills the daemon with SIGKILL: no shutdown code runs at all (a power cut, for the store).
+    func killHard() {
+        guard let daemon else { return }
+        kill(daemon.processIdentifier, SIGKILL)
+        daemon.waitUntilExit()
+        self.daemon = nil
+    }
+
+    /// Stops the daemon with SIGTERM and returns its exit code.
+    func stop() -> Int32 {
+        guard let daemon else { return -1 }
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        self.daemon = nil
+        return daemon.terminationStatus
+    }
+
+    var log: String {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return files.filter { $0.hasPrefix("daemon-") }.sorted()
+            .compactMap { try? String(contentsOfFile: directory.appendingPathComponent($0).path, encoding: .utf8) }
+            .joined(separator: "\n---\n")
+    }
+
+    struct CommandResult {
+        var exitCode: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    /// Runs lifesignalctl with `arguments` (the socket is added).
+    @discardableResult
+    func ctl(_ arguments: [String], socket: String? = nil) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = Self.binaries.appendingPathComponent("lifesignalctl")
+        process.arguments = arguments + ["--socket", socket ?? socketPath]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CommandResult(exitCode: process.terminationStatus,
+                             standardOutput: String(decoding: outData, as: UTF8.self),
+                             standardError: String(decoding: errData, as: UTF8.self))
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, _ result: CommandResult) throws -> T {
+        guard result.exitCode == 0 else {
+            throw HarnessError("lifesignalctl failed (\(result.exitCode)): \(result.standardError)")
+        }
+        return try JSONDecoder().decode(type, from: Data(result.standardOutput.utf8))
+    }
+
+    func status() throws -> StatusReport {
+        try decode(StatusReport.self, ctl(["status", "--json"]))
+    }
+
+    /// Polls `condition` (every 20 ms, up to `timeout`): waiting for the daemon, never timing it.
+    func waitUntil(_ what: String, timeout: TimeInterval = 15, file: StaticString = #filePath, line: UInt = #line,
+                   _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        XCTFail("timed out waiting until \(what)\n--- daemon log ---\n\(log)", file: file, line: line)
+        throw HarnessError("timed out waiting until \(what)")
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
