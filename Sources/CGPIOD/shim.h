@@ -17,15 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-// Not in Swift's Glibc module: the button thread's stop signal.
-#include <sys/eventfd.h>
-#include <sys/prctl.h>
-
-/// Names the calling thread (seen in `top -H`, `ps -L`, core dumps). prctl is variadic, which
-/// Swift cannot call.
-static inline int lsgpio_name_thread(const char *name) {
-    return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
-}
 
 /// An open GPIO chip. Opaque to Swift; one owner closes it with lsgpio_chip_close.
 typedef struct lsgpio_chip lsgpio_chip;

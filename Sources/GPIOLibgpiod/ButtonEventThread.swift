@@ -1,60 +1,43 @@
-import CGPIOD
 import Glibc
 import GPIOClient
+import LinuxIO
 import Logging
 
-/// The button's own thread: waits in `poll` on the line request's descriptor and an eventfd, so it
-/// sleeps until an edge (or a debounce/held-recheck deadline) and stops as soon as it is told to.
+/// The button's own thread: waits in `poll` on the line request's descriptor and a wake-up event,
+/// so it sleeps until an edge (or a debounce/held-recheck deadline) and stops as soon as told to.
 ///
-/// A plain pthread rather than a Dispatch queue or a Task: a blocking wait does not belong on the
-/// cooperative pool, and any Dispatch global queue starts libdispatch's once-a-second pool
-/// monitor for the life of the process.
+/// A plain pthread (LinuxIO's `DedicatedThread`) rather than a Dispatch queue or a Task: a
+/// blocking wait does not belong on the cooperative pool, and any Dispatch global queue starts
+/// libdispatch's once-a-second pool monitor for the life of the process.
 final class ButtonEventThread: Sendable {
-    private let thread: pthread_t
-    private let stopDescriptor: Int32
+    private let thread: DedicatedThread
+    private let wakeup: WakeupEvent
 
-    /// Starts the thread, which takes sole ownership of `request` and releases it when it ends.
-    /// `continuation` is finished when the thread ends, for whatever reason.
+    /// Starts the thread, which takes sole ownership of the request and releases it when it
+    /// ends. `continuation` is finished when the thread ends, for whatever reason.
     init(
         request handover: ThreadHandover<LineRequest>,
         tracker: ButtonLineTracker,
         continuation: AsyncStream<ButtonEvent>.Continuation,
         log: Logger
     ) throws(GPIOError) {
-        let request = handover.value
-        let stopDescriptor = eventfd(0, Int32(EFD_CLOEXEC))
-        guard stopDescriptor >= 0 else {
-            throw errnoError(LibgpiodOperation.startEventThread, request.target)
+        let target = handover.value.target
+        do {
+            let wakeup = try WakeupEvent()
+            let loop = ThreadHandover(value: ButtonEventLoop(
+                request: handover.value, stopDescriptor: wakeup.descriptor, tracker: tracker,
+                continuation: continuation, log: log))
+            self.thread = try DedicatedThread.start(name: "gpio-button") { loop.value.run() }
+            self.wakeup = wakeup
+        } catch {
+            throw GPIOError(operation: LibgpiodOperation.startEventThread, target: target, reason: error.description)
         }
-        let loop = ButtonEventLoop(
-            request: request, stopDescriptor: stopDescriptor, tracker: tracker,
-            continuation: continuation, log: log)
-        // The loop (and the request inside it) crosses to the new thread here and is touched by
-        // nothing else afterwards: the thread's retain is its only strong reference.
-        let context = Unmanaged.passRetained(loop).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { context in
-            let loop = Unmanaged<ButtonEventLoop>.fromOpaque(context!).takeRetainedValue()
-            loop.run()
-            return nil
-        }, context)
-        guard result == 0 else {
-            Unmanaged<ButtonEventLoop>.fromOpaque(context).release()
-            close(stopDescriptor)
-            throw GPIOError(
-                operation: LibgpiodOperation.startEventThread, target: "button",
-                reason: errnoText(result))
-        }
-        self.thread = thread
-        self.stopDescriptor = stopDescriptor
     }
 
-    /// Wakes the thread, waits for it to release the line, and closes the eventfd. Call once.
+    /// Wakes the thread and waits until it has released the line. Call once.
     func stop() {
-        var one: UInt64 = 1
-        _ = write(stopDescriptor, &one, MemoryLayout<UInt64>.size)
-        pthread_join(thread, nil)
-        close(stopDescriptor)
+        wakeup.signal()
+        thread.join()
     }
 }
 
@@ -76,7 +59,6 @@ private final class ButtonEventLoop {
     }
 
     func run() {
-        _ = lsgpio_name_thread("gpio-button")
         defer { continuation.finish() }
         do {
             try loop()
@@ -152,6 +134,8 @@ func monotonicNow() -> Duration {
 }
 
 /// Hands a non-Sendable object to the button thread.
+///
+/// The loop and its request are created here and then used only on the button thread.
 ///
 /// A `LineRequest` shares its `GPIOChip` with the LED requests, so the compiler cannot prove the
 /// handover safe. It is, because: after the handover only the button thread uses the request; the

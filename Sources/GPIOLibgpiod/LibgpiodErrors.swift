@@ -26,7 +26,7 @@ let permissionHint =
     + "and add the user to group 'gpio', then log in again or reboot"
 
 /// `strerror` text with the errno name a search engine finds, e.g. "Device or resource busy (errno 16)".
-func errnoText(_ code: Int32) -> String {
+func errnoDescription(_ code: Int32) -> String {
     "\(String(cString: strerror(code))) (errno \(code))"
 }
 
@@ -40,5 +40,5 @@ func hint(forErrno code: Int32) -> String? {
 
 /// A `GPIOError` from the current errno: call right after the failing libgpiod function.
 func errnoError(_ operation: String, _ target: String, errno code: Int32 = errno) -> GPIOError {
-    GPIOError(operation: operation, target: target, reason: errnoText(code), hint: hint(forErrno: code))
+    GPIOError(operation: operation, target: target, reason: errnoDescription(code), hint: hint(forErrno: code))
 }

@@ -22,7 +22,7 @@ final class LineRequest {
                 throw GPIOError(
                     operation: LibgpiodOperation.requestLine, target: target,
                     reason: "already used by " + (holder.isEmpty ? "another consumer" : "consumer '\(holder)'")
-                        + " (\(errnoText(code)))",
+                        + " (\(errnoDescription(code)))",
                     hint: "stop the program holding it (`gpioinfo` shows who) or configure another line")
             }
             throw errnoError(LibgpiodOperation.requestLine, target, errno: code)
