@@ -39,14 +39,17 @@ chatter_press() { sim-button chatter "$SIM/sim_gpio$BUTTON/pull" 10 1000; }
 # A press shorter than any debounce period: $1 microseconds.
 glitch() { sim-button pulse "$SIM/sim_gpio$BUTTON/pull" "$1"; }
 
-# Waits up to $2 seconds (default 3) for a command to succeed.
+# Seconds since boot (whole), for deadlines.
+uptime_s() { cut -d. -f1 /proc/uptime; }
+
+# Waits up to $2 seconds (default 3) for a command to succeed, trying every 50 ms.
 wait_for() {
-    tries=$(( ${2:-3} * 20 ))
-    while [ $tries -gt 0 ]; do
+    deadline=$(( $(uptime_s) + ${2:-3} ))
+    while :; do
         eval "$1" >/dev/null 2>&1 && return 0
-        usleep 50000; tries=$((tries - 1))
+        [ "$(uptime_s)" -lt "$deadline" ] || return 1
+        usleep 50000
     done
-    return 1
 }
 
 check() { # description command...

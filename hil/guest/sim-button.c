@@ -4,12 +4,13 @@
 //   sim-button chatter BUTTON_PULL [BOUNCES [INTERVAL_US]]   press, bouncing BOUNCES times (2 edges
 //                                                            each) INTERVAL_US apart, ends pressed
 //   sim-button pulse BUTTON_PULL MICROSECONDS                 press that long, then release
-//   sim-button latency BUTTON_PULL LED_VALUE PRESSES [WARMUP [HOLD_MS [GAP_MS]]]
+//   sim-button latency BUTTON_PULL LED_VALUE PRESSES [WARMUP [HOLD_MS [GAP_MS [press|release]]]]
 //
 // latency: for each press: wait until the LED shows its resting value, wait GAP_MS, take CLOCK_MONOTONIC,
 // pull the button low (write "pull-down" to gpio-sim's sim_gpioN/pull: the button is active-low),
 // then re-read the LED's sim_gpioM/value from offset 0, yielding between reads, until it leaves
-// its resting value; release after HOLD_MS. On one vCPU this times "edge until the responder
+// its resting value; release after HOLD_MS. With "release" the clock starts at the release
+// instead (lifesignald checks in when a short press ends), after holding HOLD_MS. On one vCPU this times "edge until the responder
 // has set the LED and blocked again". Busy reading without sched_yield() starves the responder.
 // Prints "latency: n=... p50=...us p90=...us p99=...us max=...us"; exits 1 if the LED stops
 // answering. Built static so the guest needs nothing for it.
@@ -84,6 +85,7 @@ static int latency(int argc, char **argv) {
     int warmup = argc > 3 ? atoi(argv[3]) : 20;
     long hold_ms = argc > 4 ? atol(argv[4]) : 10;
     long gap_ms = argc > 5 ? atol(argv[5]) : 10;
+    int on_release = argc > 6 && strcmp(argv[6], "release") == 0;
     int pull = open_pull(argv[0]);
     int led = open(argv[1], O_RDONLY);
     if (pull < 0 || led < 0 || presses < 1) { perror("open"); return 2; }
@@ -97,8 +99,12 @@ static int latency(int argc, char **argv) {
             sleep_ms(1);
         }
         sleep_ms(gap_ms);
+        if (on_release) {
+            write_pull(pull, "pull-down");
+            sleep_ms(hold_ms);
+        }
         long long start = now_ns();
-        write_pull(pull, "pull-down");
+        write_pull(pull, on_release ? "pull-up" : "pull-down");
         deadline = start + 5000000000LL;
         while (read_value(led) == resting) {
             if (now_ns() > deadline) { fprintf(stderr, "press %d: LED did not answer\n", i); return 1; }
@@ -106,8 +112,10 @@ static int latency(int argc, char **argv) {
         }
         long long elapsed = now_ns() - start;
         if (i >= warmup) samples[i - warmup] = elapsed;
-        sleep_ms(hold_ms);
-        write_pull(pull, "pull-up");
+        if (!on_release) {
+            sleep_ms(hold_ms);
+            write_pull(pull, "pull-up");
+        }
     }
     qsort(samples, (size_t)presses, sizeof(long long), compare);
 #define PCT(p) (samples[(size_t)((presses - 1) * (p) / 100)] / 1000)
@@ -121,6 +129,6 @@ int main(int argc, char **argv) {
     if (argc >= 4 && strcmp(argv[1], "pulse") == 0) return pulse(argc - 2, argv + 2);
     if (argc >= 5 && strcmp(argv[1], "latency") == 0) return latency(argc - 2, argv + 2);
     fprintf(stderr, "usage: sim-button chatter PULL [BOUNCES [INTERVAL_US]] | pulse PULL US | "
-                    "latency PULL LED_VALUE PRESSES [WARMUP [HOLD_MS [GAP_MS]]]\n");
+                    "latency PULL LED_VALUE PRESSES [WARMUP [HOLD_MS [GAP_MS [press|release]]]]\n");
     return 2;
 }
