@@ -52,7 +52,8 @@ public final class Device {
             self.simulator = simulator
             gpio = simulator.client
         case .libgpiod:
-            throw .gpio("the libgpiod backend is not built into this version; use [gpio] backend = \"simulated\"")
+            simulator = nil
+            gpio = try Self.openLibgpiod(configuration, logger: logger)
         }
 
         let feature = CheckInFeature(store: database.client, clock: clock)
