@@ -76,6 +76,8 @@ let package = Package(
         // Owned file descriptors, an eventfd wake-up and a dedicated pthread for poll loops.
         .module("LinuxIO", ["CLinuxSupport"]),
         .module("SimulatorTerminal", ["GPIOSimulated", "LinuxIO"]),
+        // The systemd notification protocol ($NOTIFY_SOCKET datagrams), without libsystemd.
+        .module("SystemdNotify", ["LinuxIO"]),
 
         // MARK: Daemon plumbing and executables
         .module("ControlProtocol", ["CheckInModels"]),
@@ -83,7 +85,7 @@ let package = Package(
         .module("DeviceRuntime", [
             "ComposableCore", "CheckInFeature", "CheckInModels", "DeviceClock", "DeviceClockLive",
             "GPIOClient", "GPIOSimulated", "CheckInStoreClient", "CheckInStoreLive", "LEDLanguage",
-            "DeviceConfig", "ControlProtocol", "ControlSocket", "SimulatorTerminal", "LinuxIO", log, lifecycle,
+            "DeviceConfig", "ControlProtocol", "ControlSocket", "SimulatorTerminal", "LinuxIO", "SystemdNotify", log, lifecycle,
         ]),
         .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO", argumentParser]),
         .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "LinuxIO", argumentParser], swiftSettings: strictSettings),
@@ -99,5 +101,6 @@ let package = Package(
         .tests("ControlTests", ["ControlSocket"]),
         .tests("EndToEndTests", ["ControlProtocol"]),
         .tests("ArchitectureTests", []),
+        .tests("SystemdNotifyTests", ["SystemdNotify"]),
     ]
 )
