@@ -87,7 +87,8 @@ let package = Package(
             "GPIOClient", "GPIOSimulated", "CheckInStoreClient", "CheckInStoreLive", "LEDLanguage",
             "DeviceConfig", "ControlProtocol", "ControlSocket", "SimulatorTerminal", "LinuxIO", "SystemdNotify", log, lifecycle,
         ]),
-        .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO", argumentParser]),
+        .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO",
+                                 "SQLiteDatabase", "CLinuxSupport", argumentParser]),
         .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "LinuxIO", argumentParser], swiftSettings: strictSettings),
         .executableTarget(name: "lifesignalctl", dependencies: ["OperatorCLI"], swiftSettings: strictSettings),
 
@@ -102,5 +103,6 @@ let package = Package(
         .tests("EndToEndTests", ["ControlProtocol"]),
         .tests("ArchitectureTests", []),
         .tests("SystemdNotifyTests", ["SystemdNotify"]),
+        .tests("OperatorCLITests", ["OperatorCLI", "SQLiteDatabase"]),
     ]
 )
