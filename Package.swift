@@ -88,6 +88,8 @@ let package = Package(
         .executableTarget(
             name: "lifesignal-gpio-probe", dependencies: ["GPIOLibgpiod", "GPIOClient", log],
             path: "hil/probe", swiftSettings: strictSettings),
+        // The systemd notification protocol ($NOTIFY_SOCKET datagrams), without libsystemd.
+        .module("SystemdNotify", ["LinuxIO"]),
 
         // MARK: Daemon plumbing and executables
         .module("ControlProtocol", ["CheckInModels"]),
@@ -95,9 +97,11 @@ let package = Package(
         .module("DeviceRuntime", [
             "ComposableCore", "CheckInFeature", "CheckInModels", "DeviceClock", "DeviceClockLive",
             "GPIOClient", "GPIOSimulated", "CheckInStoreClient", "CheckInStoreLive", "LEDLanguage",
-            "DeviceConfig", "ControlProtocol", "ControlSocket", "SimulatorTerminal", "LinuxIO", "GPIOLibgpiod", log, lifecycle,
+            "DeviceConfig", "ControlProtocol", "ControlSocket", "SimulatorTerminal", "LinuxIO", "GPIOLibgpiod",
+            "SystemdNotify", log, lifecycle,
         ]),
-        .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO", argumentParser]),
+        .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO",
+                                 "SQLiteDatabase", "CLinuxSupport", argumentParser]),
         .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "LinuxIO", argumentParser], swiftSettings: strictSettings),
         .executableTarget(name: "lifesignalctl", dependencies: ["OperatorCLI"], swiftSettings: strictSettings),
 
@@ -112,5 +116,7 @@ let package = Package(
         .tests("ControlTests", ["ControlSocket"]),
         .tests("EndToEndTests", ["ControlProtocol"]),
         .tests("ArchitectureTests", []),
+        .tests("SystemdNotifyTests", ["SystemdNotify"]),
+        .tests("OperatorCLITests", ["OperatorCLI", "SQLiteDatabase"]),
     ]
 )

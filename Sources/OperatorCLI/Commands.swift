@@ -12,10 +12,12 @@ public struct LifesignalCtl: ParsableCommand {
             Talks to lifesignald over its control socket (--socket, $LIFESIGNAL_SOCKET, \
             /run/lifesignal/control.sock for the installed service, else the per-user default).
 
-            Exit codes: 0 success; 1 the daemon refused (the message says why); 64 bad arguments; \
-            69 the daemon is not reachable.
+            Exit codes: 0 success; 1 the daemon refused (the message says why), or doctor found a \
+            problem; 64 bad arguments; 69 the daemon is not reachable; 78 config check found the \
+            configuration invalid.
             """,
-        subcommands: [Status.self, CheckIn.self, History.self, Settings.self, DismissError.self, Sim.self],
+        subcommands: [Status.self, CheckIn.self, History.self, Settings.self, DismissError.self, Sim.self,
+                      Config.self, Doctor.self],
         defaultSubcommand: Status.self
     )
 
