@@ -71,7 +71,7 @@ let package = Package(
         .module("CheckInStoreLive", ["CheckInStoreClient", "CheckInModels", "SQLiteDatabase"]),
         // Linux-only C declarations (eventfd, accept4, struct ucred, adjtimex) that the Glibc module hides.
         .systemLibrary(name: "CLinuxSupport"),
-        .module("DeviceClockLive", ["DeviceClock", "CheckInModels", "CLinuxSupport"]),
+        .module("DeviceClockLive", ["DeviceClock", "CheckInModels", "CLinuxSupport", "LinuxIO"]),
         .module("GPIOSimulated", ["GPIOClient"]),
         // Owned file descriptors, an eventfd wake-up and a dedicated pthread for poll loops.
         .module("LinuxIO", ["CLinuxSupport"]),
@@ -97,7 +97,7 @@ let package = Package(
         .tests("CheckInStoreLiveTests", ["CheckInStoreLive", "SQLiteDatabase"]),
         .tests("ConfigTests", ["ConfigFile", "DeviceConfig"]),
         .tests("ControlTests", ["ControlSocket"]),
-        .tests("EndToEndTests", ["ControlProtocol"]),
+        .tests("EndToEndTests", ["ControlProtocol", "ControlSocket", "CheckInStoreLive", "CheckInStoreClient", "SQLiteDatabase"]),
         .tests("ArchitectureTests", []),
     ]
 )
