@@ -10,12 +10,12 @@ import XCTest
 /// then restarted. Afterwards every acknowledged check-in must be in the store, the file must pass
 /// `PRAGMA integrity_check`, and no id may appear twice.
 ///
-/// `LIFESIGNAL_POWER_LOSS_KILLS` sets the number of kills (default 60, about a minute here);
+/// `LIFESIGNAL_POWER_LOSS_KILLS` sets the number of kills (default 300, about a minute and a half here);
 /// `LIFESIGNAL_POWER_LOSS_SEED` the seed, so a failing run can be repeated exactly.
 final class PowerLossTests: XCTestCase {
     func testEveryAcknowledgedCheckInSurvivesRepeatedSIGKILL() throws {
         let environment = ProcessInfo.processInfo.environment
-        let kills = Int(environment["LIFESIGNAL_POWER_LOSS_KILLS"] ?? "") ?? 60
+        let kills = Int(environment["LIFESIGNAL_POWER_LOSS_KILLS"] ?? "") ?? 300
         let seed = UInt64(environment["LIFESIGNAL_POWER_LOSS_SEED"] ?? "") ?? 0x5EED_CAFE
         var random = SplitMix64(seed: seed)
 
@@ -31,12 +31,12 @@ final class PowerLossTests: XCTestCase {
             let afterAcknowledgement = random.next() % 3 == 0
             let stream = CheckInStream(
                 socket: device.socketPath,
-                killAfterAcknowledgement: afterAcknowledgement ? Int(random.next() % 40) + 1 : nil,
+                killAfterAcknowledgement: afterAcknowledgement ? Int(random.next() % 60) + 1 : nil,
                 daemon: pid
             )
             stream.start()
             if !afterAcknowledgement {
-                usleep(useconds_t(2_000 + random.next() % 60_000))
+                usleep(useconds_t(2_000 + random.next() % 120_000))
                 kill(pid, SIGKILL)
             } else {
                 killedRightAfterAcknowledgement += 1
