@@ -36,6 +36,9 @@ let package = Package(
     products: [
         .executable(name: "lifesignald", targets: ["lifesignald"]),
         .executable(name: "lifesignalctl", targets: ["lifesignalctl"]),
+        // For the fuzzing package in Fuzz/ (libFuzzer builds need a package of their own).
+        .library(name: "ControlProtocol", targets: ["ControlProtocol"]),
+        .library(name: "DeviceConfig", targets: ["DeviceConfig", "ConfigFile"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -97,6 +100,7 @@ let package = Package(
         .tests("CheckInStoreLiveTests", ["CheckInStoreLive", "SQLiteDatabase"]),
         .tests("ConfigTests", ["ConfigFile", "DeviceConfig"]),
         .tests("ControlTests", ["ControlSocket"]),
+        .tests("ControlProtocolTests", ["ControlProtocol", "CheckInModels"]),
         .tests("EndToEndTests", ["ControlProtocol", "ControlSocket", "CheckInStoreLive", "CheckInStoreClient", "SQLiteDatabase"]),
         .tests("ArchitectureTests", []),
     ]
