@@ -101,6 +101,7 @@ let package = Package(
         .tests("ConfigTests", ["ConfigFile", "DeviceConfig"]),
         .tests("ControlTests", ["ControlSocket"]),
         .tests("ControlProtocolTests", ["ControlProtocol", "CheckInModels"]),
+        .tests("DeviceClockLiveTests", ["DeviceClockLive", "DeviceClock", "CheckInModels"]),
         .tests("EndToEndTests", ["ControlProtocol", "ControlSocket", "CheckInStoreLive", "CheckInStoreClient", "SQLiteDatabase"]),
         .tests("ArchitectureTests", []),
     ]

@@ -21,9 +21,11 @@ public final class WallClockMonitor: Sendable {
     public static let unsynchronizedCheck = Duration.seconds(60)
 
     /// Starts watching; `onChange` runs on the monitor's thread after every set, step or
-    /// synchronisation.
+    /// synchronisation. `unsynchronizedCheck` is how often the synchronisation state is looked at
+    /// while the clock is not synchronised.
     public static func start(
         synchronization: WallClockSynchronization = .system,
+        unsynchronizedCheck: Duration = WallClockMonitor.unsynchronizedCheck,
         onChange: @escaping @Sendable () -> Void
     ) throws(SystemError) -> WallClockMonitor {
         let timer = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC))
@@ -37,7 +39,7 @@ public final class WallClockMonitor: Sendable {
         }
         try monitor.arm()
         let thread = try DedicatedThread.start(name: "wall-clock") {
-            monitor.run(synchronization: synchronization, onChange: onChange)
+            monitor.run(synchronization: synchronization, check: unsynchronizedCheck, onChange: onChange)
         }
         monitor.thread.withLock { $0 = thread }
         return monitor
@@ -69,12 +71,12 @@ public final class WallClockMonitor: Sendable {
         }
     }
 
-    private func run(synchronization: WallClockSynchronization, onChange: @Sendable () -> Void) {
+    private func run(synchronization: WallClockSynchronization, check: Duration, onChange: @Sendable () -> Void) {
         var wasSynchronized = synchronization.isSynchronized()
         var descriptors = [pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
         while !stopping.load(ordering: .sequentiallyConsistent) {
-            let timeout = wasSynchronized ? -1 : Int32(Self.unsynchronizedCheck.wholeSeconds * 1000)
+            let timeout = wasSynchronized ? -1 : Int32(clamping: max(check.wholeMicroseconds / 1000, 1))
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
