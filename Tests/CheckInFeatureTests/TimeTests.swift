@@ -117,6 +117,29 @@ final class TimeTests: FeatureTestCase {
         await stop(store)
     }
 
+    func testACheckInWhileTheTimeIsUnknownMakesTheCountdownExactAgain() async {
+        let last = Self.record(ago: .zero, bootID: Self.bootA)
+        let store = makeStore(records: [last], bootingAt: Self.bootAt1970)
+        let atMost = Self.day - .seconds(30)
+        await start(store, records: [last],
+                    expectPhase: .reminder(Countdown(deadline: Self.bootAt1970.wall + atMost, remaining: atMost)),
+                    elapsedTimeUnknown: true)
+        store.send(.checkInRequested(.button)) { $0.isCheckingIn = true }
+        let record = CheckInRecord(id: id(1), at: Self.bootAt1970, source: .button)
+        await store.receive(.checkInResponse(.success(record))) {
+            $0.isCheckingIn = false
+            $0.history = [record, last]
+            $0.feedback = .acknowledged
+            // Measured on this boot's monotonic clock: exact, whatever the wall clock says.
+            $0.elapsedTimeUnknown = false
+            $0.phase = .checkedIn(Countdown(deadline: Self.bootAt1970.wall + Self.day, remaining: Self.day))
+        }
+        await store.receive(.delegate(.checkInStored(record)))
+        await clock.advance(by: .milliseconds(1500))
+        await store.receive(.feedbackFinished) { $0.feedback = nil }
+        await stop(store)
+    }
+
     func testWithoutSynchronisationOverdueStillComesOneIntervalAfterBoot() async {
         // The lower bound grows with uptime: even if NTP never answers, "overdue" is not missed for
         // longer than one interval after the boot.
