@@ -62,8 +62,8 @@ final class PowerLossTests: XCTestCase {
         XCTAssertGreaterThan(acknowledged.count, kills, "the harness barely exercised the store")
 
         print("power loss: survived \(kills) SIGKILLs (\(killedRightAfterAcknowledgement) right after an "
-            + "acknowledgement), \(acknowledged.count) acknowledged check-ins all stored, \(stored.count) rows, "
-            + "integrity ok, seed \(seed)")
+            + "acknowledgement), \(acknowledged.count) check-ins acknowledged, \(lost.count) of them lost, "
+            + "\(stored.count) rows stored, integrity \(integrity.joined(separator: "; ")), seed \(seed)")
     }
 }
 
