@@ -37,6 +37,9 @@ let package = Package(
     products: [
         .executable(name: "lifesignald", targets: ["lifesignald"]),
         .executable(name: "lifesignalctl", targets: ["lifesignalctl"]),
+        // For the fuzzing package in Fuzz/ (libFuzzer builds need a package of their own).
+        .library(name: "ControlProtocol", targets: ["ControlProtocol"]),
+        .library(name: "DeviceConfig", targets: ["DeviceConfig", "ConfigFile"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -72,7 +75,7 @@ let package = Package(
         .module("CheckInStoreLive", ["CheckInStoreClient", "CheckInModels", "SQLiteDatabase"]),
         // Linux-only C declarations the Glibc module hides: eventfd, pthread_setname_np, adjtimex.
         .systemLibrary(name: "CLinuxSupport"),
-        .module("DeviceClockLive", ["DeviceClock", "CheckInModels", "CLinuxSupport"]),
+        .module("DeviceClockLive", ["DeviceClock", "CheckInModels", "CLinuxSupport", "LinuxIO"]),
         .module("GPIOSimulated", ["GPIOClient"]),
         // SystemError (errno text), an eventfd wake-up and a dedicated pthread for poll loops.
         .module("LinuxIO", ["CLinuxSupport"]),
@@ -114,7 +117,9 @@ let package = Package(
         .tests("CheckInStoreLiveTests", ["CheckInStoreLive", "SQLiteDatabase"]),
         .tests("ConfigTests", ["ConfigFile", "DeviceConfig"]),
         .tests("ControlTests", ["ControlSocket"]),
-        .tests("EndToEndTests", ["ControlProtocol"]),
+        .tests("ControlProtocolTests", ["ControlProtocol", "CheckInModels"]),
+        .tests("DeviceClockLiveTests", ["DeviceClockLive", "DeviceClock", "CheckInModels"]),
+        .tests("EndToEndTests", ["ControlProtocol", "ControlSocket", "CheckInStoreLive", "CheckInStoreClient", "SQLiteDatabase"]),
         .tests("ArchitectureTests", []),
         .tests("SystemdNotifyTests", ["SystemdNotify"]),
         .tests("OperatorCLITests", ["OperatorCLI", "SQLiteDatabase"]),

@@ -88,6 +88,29 @@ public actor CheckInDatabase {
         }
     }
 
+    /// Re-anchors the wall time of check-ins stamped on `now`'s boot before the wall clock was
+    /// synchronised: wall = now.wall − (now.uptime − uptime), i.e. measured back from a trusted wall
+    /// reading on the monotonic clock. They then count as synchronised. Call only with a synchronised
+    /// `now`; returns how many rows changed (in one transaction).
+    @discardableResult
+    public func reanchorWallTimes(now: DeviceInstant) throws(StoreFailure) -> Int {
+        guard now.wallClockSynchronized else { return 0 }
+        do throws(SQLiteError) {
+            return try connection.transaction { () throws(SQLiteError) -> Int in
+                let update = try connection.prepare("""
+                    UPDATE check_ins SET wall_time_us = ?1 - (?2 - uptime_us), wall_clock_synchronized = 1
+                    WHERE boot_id = ?3 AND wall_clock_synchronized = 0 AND uptime_us <= ?2
+                    """)
+                try update.bind(.integer(now.wall.microsecondsSinceEpoch), .integer(now.uptime.wholeMicroseconds),
+                                .text(now.bootID))
+                try update.step()
+                return connection.changes
+            }
+        } catch {
+            throw StoreFailure(error, while: "re-anchor the wall time of unsynchronised check-ins")
+        }
+    }
+
     public func pendingUploadCount() throws(StoreFailure) -> Int {
         try countRows("SELECT count(*) FROM check_ins WHERE uploaded_at_us IS NULL", while: "count pending uploads")
     }

@@ -11,11 +11,12 @@ struct Lifesignald: AsyncParsableCommand {
         abstract: "The LifeSignal check-in device daemon: one press says \"I'm OK\".",
         discussion: """
             Reads the button and drives the LEDs, keeps the check-in countdown, and stores every \
-            check-in durably before acknowledging it. Without a config file it runs on simulated GPIO \
+            check-in durably before acknowledging it. A check-in store that cannot be opened does not \
+            stop it: it shows the fault and retries with back-off. Without a config file it runs on simulated GPIO \
             with a local store. Control it with lifesignalctl.
 
             Exit codes: 0 stopped cleanly; 78 configuration error (fix the file; do not restart); \
-            73 check-in store unavailable; 69 GPIO unavailable; 71 OS resource (control socket) failed; \
+            69 GPIO unavailable; 71 OS resource (control socket) failed; \
             70 internal error.
             """
     )
