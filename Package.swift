@@ -15,6 +15,11 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// Swift 6.3's executor factory (`typealias DefaultExecutorFactory` on the `@main` type) is SPI
+/// marked available from future Apple OS versions; without this flag the compiler silently ignores
+/// the typealias. Allowed because this is the root package.
+let customExecutorSettings: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-availability-checking"])]
+
 extension Target {
     static func module(_ name: String, _ deps: [Target.Dependency] = []) -> Target {
         .target(name: name, dependencies: deps, swiftSettings: strictSettings)
@@ -76,6 +81,11 @@ let package = Package(
         // Owned file descriptors, an eventfd wake-up and a dedicated pthread for poll loops.
         .module("LinuxIO", ["CLinuxSupport"]),
         .module("SimulatorTerminal", ["GPIOSimulated", "LinuxIO"]),
+        // One loop thread for every Swift job and timer, so an idle daemon does not wake (see
+        // docs/architecture.md and BENCHMARKS.md). Uses Swift 6.3's experimental executor SPI.
+        .systemLibrary(name: "CEventLoopSupport"),
+        .target(name: "SingleThreadExecutor", dependencies: ["CEventLoopSupport", "LinuxIO"],
+                swiftSettings: strictSettings + customExecutorSettings),
 
         // MARK: Daemon plumbing and executables
         .module("ControlProtocol", ["CheckInModels"]),
@@ -86,8 +96,14 @@ let package = Package(
             "DeviceConfig", "ControlProtocol", "ControlSocket", "SimulatorTerminal", "LinuxIO", log, lifecycle,
         ]),
         .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO", argumentParser]),
-        .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "LinuxIO", argumentParser], swiftSettings: strictSettings),
+        .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "LinuxIO", "SingleThreadExecutor", argumentParser],
+                          swiftSettings: strictSettings + customExecutorSettings),
         .executableTarget(name: "lifesignalctl", dependencies: ["OperatorCLI"], swiftSettings: strictSettings),
+        // scripts/bench: drives the release daemon and measures latency, memory, wake-ups, writes.
+        .executableTarget(name: "lifesignal-bench", dependencies: [
+            "DeviceRuntime", "DeviceConfig", "DeviceClock", "DeviceClockLive", "GPIOSimulated", "ControlSocket",
+            "ControlProtocol", "LinuxIO", "SingleThreadExecutor",
+        ], swiftSettings: strictSettings + customExecutorSettings),
 
         // MARK: Tests
         .tests("ComposableCoreTests", ["ComposableCore", "ComposableTestSupport", clocks, concurrencyExtras]),
@@ -99,5 +115,7 @@ let package = Package(
         .tests("ControlTests", ["ControlSocket"]),
         .tests("EndToEndTests", ["ControlProtocol"]),
         .tests("ArchitectureTests", []),
+        .testTarget(name: "SingleThreadExecutorTests", dependencies: ["SingleThreadExecutor", "LinuxIO"],
+                    swiftSettings: strictSettings + customExecutorSettings),
     ]
 )
