@@ -202,6 +202,19 @@ public enum SingleThreadExecutorFactory: ExecutorFactory {
         }
     }()
 
-    public static var mainExecutor: any MainExecutor { shared }
-    public static var defaultExecutor: any TaskExecutor { shared }
+    /// `LIFESIGNAL_EXECUTOR=dispatch` in the environment selects the runtime's own (Dispatch-based)
+    /// executors instead: to measure the difference (scripts/bench), and as a way back should this
+    /// experimental one ever misbehave in the field.
+    public static let usesDispatch: Bool = {
+        guard let value = getenv("LIFESIGNAL_EXECUTOR") else { return false }
+        return String(cString: value) == "dispatch"
+    }()
+
+    public static var mainExecutor: any MainExecutor {
+        usesDispatch ? PlatformExecutorFactory.mainExecutor : shared
+    }
+
+    public static var defaultExecutor: any TaskExecutor {
+        usesDispatch ? PlatformExecutorFactory.defaultExecutor : shared
+    }
 }

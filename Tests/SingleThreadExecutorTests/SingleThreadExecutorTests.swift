@@ -43,16 +43,16 @@ final class SingleThreadExecutorTests: XCTestCase {
     func testDelayedJobsRunOnTheLoopNeverEarlyAndInDeadlineOrder() async {
         let clock = ContinuousClock()
         let base = clock.now + .milliseconds(80)
-        let ran = Mutex<[(offset: Int, at: ContinuousClock.Instant, onLoop: Bool)]>([])
+        let ran = Recorder()
         let offsets = [60, 0, 40, 20, 40]
+        let executor = self.executor!
         let tasks = offsets.map { offset in
-            Task(executorPreference: Deferring(executor, until: base + .milliseconds(offset))) { [executor] in
-                let onLoop = executor!.isOnLoopThread
-                ran.withLock { $0.append((offset, clock.now, onLoop)) }
+            Task(executorPreference: Deferring(executor, until: base + .milliseconds(offset))) {
+                ran.append(Recorder.Entry(offset: offset, at: clock.now, onLoop: executor.isOnLoopThread))
             }
         }
         for task in tasks { await task.value }
-        let record = ran.withLock { $0 }
+        let record = ran.entries.withLock { $0 }
         XCTAssertEqual(record.map(\.offset), [0, 20, 40, 40, 60], "deadline order; equal deadlines in arrival order")
         for entry in record {
             XCTAssertTrue(entry.onLoop)
@@ -86,6 +86,18 @@ final class SingleThreadExecutorTests: XCTestCase {
         thread.join()
         XCTAssertTrue(returned.load(ordering: .acquiring))
     }
+}
+
+final class Recorder: Sendable {
+    struct Entry: Sendable {
+        var offset: Int
+        var at: ContinuousClock.Instant
+        var onLoop: Bool
+    }
+
+    let entries = Mutex<[Entry]>([])
+
+    func append(_ entry: Entry) { entries.withLock { $0.append(entry) } }
 }
 
 /// An actor isolated to the executor under test.
