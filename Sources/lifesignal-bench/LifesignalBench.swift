@@ -107,11 +107,15 @@ final class Bench {
         pause(.seconds(1))
         let rssAfterStart = ProcFS.residentKilobytes(daemon.pid) ?? -1
         print("## Resident memory (VmRSS)")
-        print("at ready: \(megabytes(kilobytes: rssAtReady)); 1 s later: \(megabytes(kilobytes: rssAfterStart)); threads: \(ProcFS.threadSwitches(daemon.pid).count)")
+        print("at ready: \(megabytes(kilobytes: rssAtReady)); 1 s later: \(megabytes(kilobytes: rssAfterStart)) "
+              + "(\(ProcFS.residentBreakdown(daemon.pid))); threads: \(ProcFS.threadSwitches(daemon.pid).count)")
 
         // A check-in puts the device in a steady phase (checked in: green on, next change in 23 h).
         _ = try request(.checkIn, config: config)
-        pause(.seconds(2))  // the acknowledgement pattern ends; the phase is steady
+        // The acknowledgement pattern ends after 200 ms. The control handler's 10 s answer timeout
+        // stays scheduled after the answer (a cancelled Task.sleep still fires, as a no-op, at its
+        // deadline): wait it out so the window shows the steady state, not that one wake-up.
+        pause(.seconds(11))
 
         if options.phases.contains("idle") {
             idle(daemon, seconds: options.idleSeconds)
@@ -192,7 +196,7 @@ final class Bench {
         print("bytes written: \(written) = \(written / count) per check-in")
         pause(.seconds(1))
         let rss = ProcFS.residentKilobytes(daemon.pid) ?? -1
-        print("resident memory after \(count) check-ins: \(megabytes(kilobytes: rss))")
+        print("resident memory after \(count) check-ins: \(megabytes(kilobytes: rss)) (\(ProcFS.residentBreakdown(daemon.pid)))")
         let history = try request(.status, config: config)
         print("queue depth reported: \(history.status?.queueDepth ?? -1)")
         print("")

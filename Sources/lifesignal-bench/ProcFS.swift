@@ -32,6 +32,16 @@ enum ProcFS {
         read("/proc/\(pid)/status").flatMap { field("VmRSS", in: $0) }
     }
 
+    /// VmRSS split as the kernel counts it: anonymous (heap, stacks), file-backed (the binary's
+    /// and libraries' pages, reclaimable), shared memory; all in kB.
+    static func residentBreakdown(_ pid: pid_t) -> String {
+        guard let status = read("/proc/\(pid)/status") else { return "?" }
+        let parts = ["RssAnon", "RssFile", "RssShmem"].map { key in
+            "\(key.dropFirst(3).lowercased()) \(megabytes(kilobytes: field(key, in: status) ?? 0))"
+        }
+        return parts.joined(separator: ", ")
+    }
+
     /// Bytes the process caused to be written to the storage layer.
     static func writeBytes(_ pid: pid_t) -> Int? {
         read("/proc/\(pid)/io").flatMap { field("write_bytes", in: $0) }

@@ -13,7 +13,9 @@ final class IdleWakeupTests: XCTestCase {
     func testIdleDaemonInASteadyPhaseStaysAsleep() throws {
         let device = try DaemonHarness(interval: "1h", reminder: "10m")
         try device.start()
-        try device.ctl(["check-in"])
+        // A press rather than `lifesignalctl check-in`: the control handler's 10 s answer timeout
+        // would still fire (as a no-op) inside the window.
+        try device.ctl(["sim", "press", "--hold", "150ms"])
         try device.waitUntil("the acknowledgement has ended and the green LED is steady") {
             let status = try device.status()
             return status.indicator == "checked_in" && status.leds.map(\.on) == [true, false, false]
