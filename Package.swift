@@ -16,6 +16,11 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// Swift 6.3's executor factory (`typealias DefaultExecutorFactory` on the `@main` type) is SPI
+/// marked available from future Apple OS versions; without this flag the compiler silently ignores
+/// the typealias. Allowed because this is the root package.
+let customExecutorSettings: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-availability-checking"])]
+
 extension Target {
     static func module(_ name: String, _ deps: [Target.Dependency] = []) -> Target {
         .target(name: name, dependencies: deps, swiftSettings: strictSettings)
@@ -93,6 +98,11 @@ let package = Package(
             path: "hil/probe", swiftSettings: strictSettings),
         // The systemd notification protocol ($NOTIFY_SOCKET datagrams), without libsystemd.
         .module("SystemdNotify", ["LinuxIO"]),
+        // One loop thread for every Swift job and timer, so an idle daemon does not wake (see
+        // docs/architecture.md and BENCHMARKS.md). Uses Swift 6.3's experimental executor SPI.
+        .systemLibrary(name: "CEventLoopSupport"),
+        .target(name: "SingleThreadExecutor", dependencies: ["CEventLoopSupport", "LinuxIO"],
+                swiftSettings: strictSettings + customExecutorSettings),
 
         // MARK: Daemon plumbing and executables
         .module("ControlProtocol", ["CheckInModels"]),
@@ -105,8 +115,14 @@ let package = Package(
         ]),
         .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO",
                                  "SQLiteDatabase", "CLinuxSupport", argumentParser]),
-        .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "LinuxIO", argumentParser], swiftSettings: strictSettings),
+        .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "LinuxIO", "SingleThreadExecutor", argumentParser],
+                          swiftSettings: strictSettings + customExecutorSettings),
         .executableTarget(name: "lifesignalctl", dependencies: ["OperatorCLI"], swiftSettings: strictSettings),
+        // scripts/bench: drives the release daemon and measures latency, memory, wake-ups, writes.
+        .executableTarget(name: "lifesignal-bench", dependencies: [
+            "DeviceRuntime", "DeviceConfig", "DeviceClock", "DeviceClockLive", "GPIOSimulated", "ControlSocket",
+            "ControlProtocol", "LinuxIO", "SingleThreadExecutor",
+        ], swiftSettings: strictSettings + customExecutorSettings),
 
         // MARK: Tests
         .tests("ComposableCoreTests", ["ComposableCore", "ComposableTestSupport", clocks, concurrencyExtras]),
@@ -123,5 +139,7 @@ let package = Package(
         .tests("ArchitectureTests", []),
         .tests("SystemdNotifyTests", ["SystemdNotify"]),
         .tests("OperatorCLITests", ["OperatorCLI", "SQLiteDatabase"]),
+        .testTarget(name: "SingleThreadExecutorTests", dependencies: ["SingleThreadExecutor", "LinuxIO"],
+                    swiftSettings: strictSettings + customExecutorSettings),
     ]
 )

@@ -9,7 +9,7 @@ public import DeviceClock
 import DeviceClockLive
 public import DeviceConfig
 import GPIOClient
-import GPIOSimulated
+public import GPIOSimulated
 import LEDLanguage
 public import Logging
 import SimulatorTerminal
@@ -77,6 +77,9 @@ public final class Device {
             report: { error in logger.error("LED output failed: \(error)") }
         )
     }
+
+    /// The simulated board when `[gpio] backend = "simulated"` (the benchmark presses it directly).
+    public var simulatedGPIO: SimulatedGPIO? { simulator }
 
     /// How the simulated board is shown in a terminal, if at all.
     public struct TerminalView: Sendable {
