@@ -3,10 +3,11 @@
 //
 // Modules by responsibility (see docs/architecture.md):
 //   pure logic        ComposableCore, CheckInModels, CheckInFeature, LEDLanguage, ConfigFile, DeviceConfig
-//   client interfaces DeviceClock, GPIOClient, CheckInStoreClient
-//   live clients      DeviceClockLive, GPIOSimulated, CheckInStoreLive (over SQLiteDatabase/CSQLite)
+//   client interfaces DeviceClock, GPIOClient, CheckInStoreClient, UplinkClient
+//   live clients      DeviceClockLive, GPIOSimulated, CheckInStoreLive (over SQLiteDatabase/CSQLite),
+//                     UplinkLive (over libcurl/CCurl, wire format in DeviceAPI)
 //   daemon plumbing   ControlProtocol, ControlSocket, DeviceRuntime (the composition root), OperatorCLI
-//   executables       lifesignald, lifesignalctl
+//   executables       lifesignald, lifesignalctl, lifesignal-devserver (reference backend, DevServer)
 import PackageDescription
 
 /// One set of Swift settings for every target, so the whole tree compiles under the same rules.
@@ -36,6 +37,7 @@ let package = Package(
     products: [
         .executable(name: "lifesignald", targets: ["lifesignald"]),
         .executable(name: "lifesignalctl", targets: ["lifesignalctl"]),
+        .executable(name: "lifesignal-devserver", targets: ["lifesignal-devserver"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -60,6 +62,7 @@ let package = Package(
         // MARK: Dependency client interfaces
         .module("GPIOClient"),
         .module("CheckInStoreClient", ["CheckInModels"]),
+        .module("UplinkClient", ["CheckInModels"]),
 
         // MARK: Live implementations
         .systemLibrary(
@@ -76,6 +79,14 @@ let package = Package(
         // Owned file descriptors, an eventfd wake-up and a dedicated pthread for poll loops.
         .module("LinuxIO", ["CLinuxSupport"]),
         .module("SimulatorTerminal", ["GPIOSimulated", "LinuxIO"]),
+        // The device API's wire format (docs/device-api.yaml), shared by the device and the dev server.
+        .module("DeviceAPI", ["CheckInModels"]),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .module("UplinkLive", ["UplinkClient", "DeviceAPI", "CheckInModels", "CCurl", "LinuxIO"]),
 
         // MARK: Daemon plumbing and executables
         .module("ControlProtocol", ["CheckInModels"]),
@@ -84,10 +95,15 @@ let package = Package(
             "ComposableCore", "CheckInFeature", "CheckInModels", "DeviceClock", "DeviceClockLive",
             "GPIOClient", "GPIOSimulated", "CheckInStoreClient", "CheckInStoreLive", "LEDLanguage",
             "DeviceConfig", "ControlProtocol", "ControlSocket", "SimulatorTerminal", "LinuxIO", log, lifecycle,
+            "UplinkClient", "UplinkLive",
         ]),
         .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO", argumentParser]),
         .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "LinuxIO", argumentParser], swiftSettings: strictSettings),
         .executableTarget(name: "lifesignalctl", dependencies: ["OperatorCLI"], swiftSettings: strictSettings),
+        // The reference backend for development and tests (127.0.0.1 only): see docs/uplink.md.
+        .module("DevServer", ["DeviceAPI", "CheckInModels", "SQLiteDatabase", "LinuxIO"]),
+        .executableTarget(name: "lifesignal-devserver", dependencies: ["DevServer", "LinuxIO", argumentParser],
+                          swiftSettings: strictSettings),
 
         // MARK: Tests
         .tests("ComposableCoreTests", ["ComposableCore", "ComposableTestSupport", clocks, concurrencyExtras]),
@@ -97,7 +113,9 @@ let package = Package(
         .tests("CheckInStoreLiveTests", ["CheckInStoreLive", "SQLiteDatabase"]),
         .tests("ConfigTests", ["ConfigFile", "DeviceConfig"]),
         .tests("ControlTests", ["ControlSocket"]),
-        .tests("EndToEndTests", ["ControlProtocol"]),
+        .tests("EndToEndTests", ["ControlProtocol", "DeviceAPI", "CheckInStoreLive", "CheckInModels"]),
+        .tests("UplinkTests", ["UplinkClient", "UplinkLive", "DeviceAPI", "DevServer", "CheckInModels",
+                               "CheckInStoreLive", "DeviceRuntime", "DeviceClock", "DeviceClockLive"]),
         .tests("ArchitectureTests", []),
     ]
 )

@@ -1,0 +1,71 @@
+import CheckInModels
+import DeviceAPI
+public import UplinkClient
+
+extension UplinkClient {
+    /// The device API over HTTP(S) with libcurl.
+    ///
+    /// - Parameters:
+    ///   - baseURL: the backend, e.g. `https://api.example.org` (paths from docs/device-api.yaml are appended).
+    ///   - token: the device's bearer token; it goes into the Authorization header and nowhere else.
+    ///   - timeout: bound on each whole request, connecting included.
+    public static func live(baseURL: String, token: DeviceToken, timeout: Duration, transport: CurlTransport) -> UplinkClient {
+        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        let checkInsURL = base + DeviceAPIPath.checkIns
+        let headers = ["Authorization: Bearer \(token.secret)", "Content-Type: application/json", "Accept: application/json"]
+        return UplinkClient(endpoint: base) { batch in
+            let body = APICoding.encode(CheckInBatch(checkIns: batch.map(UploadedCheckIn.init)))
+            let request = HTTPRequest(method: .post, url: checkInsURL, headers: headers, body: body, timeout: timeout)
+            switch await transport.perform(request) {
+            case let .failure(failure):
+                return .failure(UplinkFailure(Self.kind(ofCurlCode: failure.code),
+                                              "POST \(checkInsURL) failed: \(failure.message)"))
+            case let .success(response):
+                return Self.acknowledgedIDs(response, url: checkInsURL)
+            }
+        }
+    }
+
+    /// The ids of a 2xx reply, or the failure a non-2xx or unreadable reply means.
+    static func acknowledgedIDs(_ response: HTTPResponse, url: String) -> Result<[CheckInID], UplinkFailure> {
+        guard (200..<300).contains(response.status) else {
+            return .failure(failure(response, request: "POST \(url)"))
+        }
+        switch APICoding.decode(CheckInAcknowledgement.self, from: response.body) {
+        case let .success(acknowledgement):
+            return .success(acknowledgement.acknowledged.compactMap { CheckInID($0) })
+        case let .failure(problem):
+            return .failure(UplinkFailure(.permanent, "POST \(url) answered \(response.status) with a reply the device "
+                + "cannot read (\(problem.message)); is the URL the LifeSignal device API?", httpStatus: response.status))
+        }
+    }
+
+    /// A non-2xx reply as a failure carrying the server's message and its `Retry-After`.
+    static func failure(_ response: HTTPResponse, request: String) -> UplinkFailure {
+        let serverMessage: String = switch APICoding.decode(ErrorReply.self, from: response.body) {
+        case let .success(reply): reply.error
+        case .failure: String(decoding: response.body.prefix(200), as: UTF8.self)
+            .filter { !$0.isNewline }
+        }
+        let retryAfter = response.headers["retry-after"].flatMap { Int64($0) }.map { Duration.seconds(max($0, 0)) }
+        var message = "\(request) answered HTTP \(response.status)"
+        if !serverMessage.isEmpty { message += ": \(serverMessage)" }
+        return UplinkFailure(UplinkFailure.kind(ofHTTPStatus: response.status), message,
+                             httpStatus: response.status, retryAfter: retryAfter)
+    }
+
+    /// Failures before any response. Configuration and trust problems will not go away by
+    /// themselves; everything else (refused, reset, timed out, name lookup) is the network's weather.
+    static func kind(ofCurlCode code: Int) -> UplinkFailure.Kind {
+        switch code {
+        case 1, 3:  // CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT
+            .permanent
+        case 58, 60, 77, 83, 90:  // client cert, peer verification, CA file, issuer, pinned key
+            .permanent
+        case 23, -1:  // our write callback refused an oversized reply; setup failed
+            .permanent
+        default:
+            .transient
+        }
+    }
+}
