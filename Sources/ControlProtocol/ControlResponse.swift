@@ -7,15 +7,17 @@ public struct ControlResponse: Codable, Hashable, Sendable {
     public var checkIn: CheckInReport?
     public var history: [CheckInReport]?
     public var settings: SettingsReport?
+    public var queue: QueueReport?
 
     public init(ok: Bool = true, error: String? = nil, status: StatusReport? = nil, checkIn: CheckInReport? = nil,
-                history: [CheckInReport]? = nil, settings: SettingsReport? = nil) {
+                history: [CheckInReport]? = nil, settings: SettingsReport? = nil, queue: QueueReport? = nil) {
         self.ok = ok
         self.error = error
         self.status = status
         self.checkIn = checkIn
         self.history = history
         self.settings = settings
+        self.queue = queue
     }
 
     public static func failure(_ message: String) -> ControlResponse {
@@ -45,10 +47,13 @@ public struct StatusReport: Codable, Hashable, Sendable {
     public var wallClockSynchronized: Bool
     /// ISO 8601 UTC, the daemon's wall clock when it answered.
     public var now: String
+    /// The upload to the backend; nil on an offline device (no `[uplink]`).
+    public var uplink: UplinkReport?
 
     public init(phase: String, indicator: String, lastCheckIn: CheckInReport?, deadline: String?, secondsLeft: Int64?,
                 settings: SettingsReport, leds: [LEDReport], queueDepth: Int, error: String?, isCheckingIn: Bool,
-                button: String, gpioBackend: String, wallClockSynchronized: Bool, now: String) {
+                button: String, gpioBackend: String, wallClockSynchronized: Bool, now: String,
+                uplink: UplinkReport? = nil) {
         self.phase = phase
         self.indicator = indicator
         self.lastCheckIn = lastCheckIn
@@ -63,6 +68,7 @@ public struct StatusReport: Codable, Hashable, Sendable {
         self.gpioBackend = gpioBackend
         self.wallClockSynchronized = wallClockSynchronized
         self.now = now
+        self.uplink = uplink
     }
 }
 

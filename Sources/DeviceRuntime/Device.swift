@@ -12,6 +12,7 @@ import GPIOSimulated
 import LEDLanguage
 public import Logging
 import SimulatorTerminal
+import UplinkLive
 
 /// The composition root: builds the running device from a configuration — store, GPIO, feature,
 /// LED driver, control socket — exactly as production runs it, so tests can build it too.
@@ -29,6 +30,10 @@ public final class Device {
     private var controlServer: ControlServer?
     private var terminal: SimulatorTerminal?
     private var buttonLoop: Task<Void, Never>?
+    // MARK: Uplink (nil on an offline device)
+    let uploadQueue: UploadQueue
+    let uploader: Uploader?
+    private let uplinkTransport: CurlTransport?
 
     /// Opens the store and the GPIO lines. Nothing runs until `start()`.
     public init(configuration: DeviceConfiguration, clock: DeviceClock, logger: Logger) throws(StartupError) {
@@ -37,6 +42,10 @@ public final class Device {
         self.logger = logger
 
         database = try Self.openStore(at: configuration.storePath, logger: logger)
+        uploadQueue = .live(database)
+        let uplink = try Uploader.live(configuration.uplink, queue: uploadQueue, clock: clock, logger: logger)
+        uploader = uplink?.0
+        uplinkTransport = uplink?.1
 
         let leds = configuration.ledLanguage.leds
         switch configuration.gpio.backend {
@@ -112,8 +121,9 @@ public final class Device {
         }
         let featureLog = FeatureLog(logger: logger)
         var previous = store.state
-        store.observe { [leds, waiters, weak self] state, action in
+        store.observe { [leds, waiters, uploader, weak self] state, action in
             if case let .delegate(delegate) = action { waiters.deliver(delegate) }
+            if case .delegate(.checkInStored) = action { uploader?.checkInStored() }
             leds.show(state.indicator)
             featureLog.record(before: previous, after: state, action: action)
             previous = state
@@ -136,7 +146,8 @@ public final class Device {
         }
         let handler = ControlHandler(
             store: store, storeClient: database.client, leds: leds, clock: clock,
-            gpioBackend: configuration.gpio.backend.rawValue, simulatePress: simulatePress, waiters: waiters
+            gpioBackend: configuration.gpio.backend.rawValue, simulatePress: simulatePress, waiters: waiters,
+            uploadQueue: uploadQueue, uploader: uploader
         )
         let server = ControlServer(path: configuration.controlSocket) { line, _ in await handler.handle(line) }
         do {
@@ -145,9 +156,11 @@ public final class Device {
             throw .system("control socket: \(error)")
         }
         controlServer = server
+        uploader?.start()
         logger.notice("lifesignald ready", metadata: [
             "store": "\(configuration.storePath)", "socket": "\(configuration.controlSocket)",
             "gpio": "\(configuration.gpio.backend.rawValue)",
+            "uplink": "\(configuration.uplink?.url ?? "none (offline device)")",
         ])
     }
 
@@ -185,6 +198,8 @@ public final class Device {
     public func stop() async {
         controlServer?.stop()
         controlServer = nil
+        uploader?.stop()
+        uplinkTransport?.shutdown()
         store.send(.daemonStopping)
         // A durable write that is under way must complete: wait for effects (bounded).
         let deadline = clock.now().uptime + .seconds(5)

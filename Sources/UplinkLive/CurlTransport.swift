@@ -30,9 +30,10 @@ public final class CurlTransport: Sendable {
     }
 
     /// Stops the thread once the request in progress (if any) has finished; later requests fail.
-    public func shutdown() {
+    /// Returns at once unless `wait` is set (a request may take up to its timeout to finish).
+    public func shutdown(wait: Bool = false) {
         worker.requestStop()
-        thread.join()
+        if wait { thread.join() }
     }
 
     deinit {
