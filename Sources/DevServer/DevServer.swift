@@ -28,6 +28,7 @@ public final class DevServer: Sendable {
 
     public let port: UInt16
     private let server: HTTPServer
+    private let routes: Routes
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
@@ -41,6 +42,7 @@ public final class DevServer: Sendable {
         var plan = FaultPlan()
         plan.apply(options.faults)
         let routes = Routes(store: store, tokens: options.tokens, plan: plan)
+        self.routes = routes
         do {
             server = try HTTPServer(port: options.port) { request in routes.handle(request) }
         } catch {
@@ -51,6 +53,26 @@ public final class DevServer: Sendable {
 
     public func stop() {
         server.stop()
+    }
+
+    // The admin API, for a test hosting the server in-process (the same as `/admin/...`).
+
+    /// Appends scheduled faults and/or changes the standing ones.
+    public func inject(_ update: FaultUpdate) {
+        routes.plan.withLock { $0.apply(update) }
+    }
+
+    /// What the server stored, in arrival order (all devices when `device` is nil).
+    public func storedCheckIns(device: String? = nil) throws(DevServerError) -> [StoredCheckIn] {
+        do {
+            return try routes.store.checkIns(device: device)
+        } catch {
+            throw DevServerError("could not read the stored check-ins: \(error)")
+        }
+    }
+
+    public var stats: ServerStats {
+        routes.stats.withLock { $0 }
     }
 }
 
