@@ -113,7 +113,7 @@ let package = Package(
         .tests("CheckInStoreLiveTests", ["CheckInStoreLive", "SQLiteDatabase"]),
         .tests("ConfigTests", ["ConfigFile", "DeviceConfig"]),
         .tests("ControlTests", ["ControlSocket"]),
-        .tests("EndToEndTests", ["ControlProtocol", "DeviceAPI", "CheckInStoreLive", "CheckInModels"]),
+        .tests("EndToEndTests", ["ControlProtocol", "DeviceAPI", "DevServer", "CheckInStoreLive", "CheckInModels"]),
         .tests("UplinkTests", ["UplinkClient", "UplinkLive", "DeviceAPI", "DevServer", "CheckInModels",
                                "CheckInStoreLive", "DeviceRuntime", "DeviceClock", "DeviceClockLive"]),
         .tests("ArchitectureTests", []),
