@@ -132,12 +132,22 @@ final class Routes: Sendable {
                 ("WWW-Authenticate", "Bearer"),
             ])
         }
+        guard let allowed = Self.operations[request.path] else {
+            return .error(404, "no such path in the device API: \(request.path)")
+        }
+        guard allowed.contains(request.method) else {
+            return .error(405, "\(request.method) is not allowed on \(request.path)",
+                          headers: [("Allow", allowed.joined(separator: ", "))])
+        }
         switch (request.method, request.path) {
         case ("POST", DeviceAPIPath.checkIns):
             return uploadCheckIns(request, device: device)
         case ("POST", DeviceAPIPath.heartbeat):
-            guard case .success = APICoding.decode(Heartbeat.self, from: request.body) else {
+            guard case let .success(heartbeat) = APICoding.decode(Heartbeat.self, from: request.body) else {
                 return .error(400, "heartbeat body is not a Heartbeat object")
+            }
+            guard !heartbeat.bootId.isEmpty, heartbeat.uptimeSeconds >= 0, heartbeat.queueDepth >= 0 else {
+                return .error(400, "bootId must not be empty; uptimeSeconds and queueDepth must not be negative")
             }
             stats.withLock { $0.heartbeats += 1 }
             return ServerResponse(status: 204)
@@ -145,12 +155,22 @@ final class Routes: Sendable {
             return settings(device: device)
         case ("PUT", DeviceAPIPath.settings):
             return putSettings(request, device: device)
-        case (_, DeviceAPIPath.checkIns), (_, DeviceAPIPath.heartbeat), (_, DeviceAPIPath.settings):
-            return .error(405, "\(request.method) is not allowed on \(request.path)")
         default:
-            return .error(501, "\(request.method) \(request.path) is not implemented by this reference server")
+            return .error(501, "\(request.method) \(request.path) is specified but not implemented by this reference server yet")
         }
     }
+
+    /// Every operation of docs/device-api.yaml: path → methods.
+    static let operations: [String: [String]] = [
+        DeviceAPIPath.checkIns: ["POST"],
+        DeviceAPIPath.heartbeat: ["POST"],
+        DeviceAPIPath.settings: ["GET", "PUT"],
+        "/v1/pings": ["GET"],
+        "/v1/ping-responses": ["POST"],
+        "/v1/notifications": ["GET"],
+        "/v1/notifications/changes": ["POST"],
+        "/v1/alerts": ["POST"],
+    ]
 
     private func authenticate(_ request: ServerRequest) -> String? {
         guard let header = request.headers["authorization"], header.hasPrefix("Bearer ") else { return nil }

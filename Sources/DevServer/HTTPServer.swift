@@ -162,7 +162,8 @@ public final class HTTPServer: Sendable {
         guard let mark = target.firstIndex(of: "?") else { return (target, [:]) }
         var query: [String: String] = [:]
         for pair in target[target.index(after: mark)...].split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
+            // Keeps empty parts: "=", "=x" and "x=" are all possible (and "=" once crashed this server).
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             query[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
         }
         return (String(target[..<mark]), query)
