@@ -1,5 +1,5 @@
 import CheckInModels
-import DeviceAPI
+public import DeviceAPI
 import Glibc
 import LinuxIO
 import SQLiteDatabase
@@ -74,6 +74,24 @@ public final class DevServer: Sendable {
     public var stats: ServerStats {
         routes.stats.withLock { $0 }
     }
+
+    /// A device's settings as the server has them (the defaults, version 0, if never set).
+    public func settings(device: String) throws(DevServerError) -> DeviceSettings {
+        do {
+            return try routes.store.settings(device: device) ?? Routes.defaultSettings
+        } catch {
+            throw DevServerError("could not read the settings: \(error)")
+        }
+    }
+
+    /// Sets a device's settings as the app would, version included.
+    public func setSettings(_ settings: DeviceSettings, device: String) throws(DevServerError) {
+        do {
+            try routes.store.saveSettings(settings, device: device)
+        } catch {
+            throw DevServerError("could not save the settings: \(error)")
+        }
+    }
 }
 
 public struct DevServerError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -99,7 +117,10 @@ final class Routes: Sendable {
     func handle(_ request: ServerRequest) -> HTTPServer.Outcome {
         if request.path.hasPrefix("/admin/") { return .respond(admin(request)) }
         guard request.path.hasPrefix("/v1/") else { return .respond(.error(404, "no such path: \(request.path)")) }
-        stats.withLock { $0.deviceRequests += 1 }
+        stats.withLock { stats in
+            stats.deviceRequests += 1
+            stats.requestsByOperation["\(request.method) \(request.path)", default: 0] += 1
+        }
 
         var generator = SystemRandomNumberGenerator()
         let (fault, latency) = plan.withLock { plan in (plan.next(using: &generator), plan.latencyMilliseconds) }

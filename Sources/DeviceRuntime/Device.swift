@@ -34,6 +34,7 @@ public final class Device {
     let uploadQueue: UploadQueue
     let uploader: Uploader?
     private let uplinkTransport: CurlTransport?
+    private var settingsSync: SettingsSync?
 
     /// Opens the store and the GPIO lines. Nothing runs until `start()`.
     public init(configuration: DeviceConfiguration, clock: DeviceClock, logger: Logger) throws(StartupError) {
@@ -121,9 +122,18 @@ public final class Device {
         }
         let featureLog = FeatureLog(logger: logger)
         var previous = store.state
-        store.observe { [leds, waiters, uploader, weak self] state, action in
+        settingsSync = uploader.map { SettingsSync(client: $0.client, store: store, storeClient: database.client, logger: logger) }
+        store.observe { [leds, waiters, uploader, settingsSync, weak self] state, action in
             if case let .delegate(delegate) = action { waiters.deliver(delegate) }
-            if case .delegate(.checkInStored) = action { uploader?.checkInStored() }
+            switch action {
+            case .delegate(.checkInStored):
+                uploader?.checkInStored()
+                settingsSync?.sync()
+            case .delegate(.settingsSaved), .checkInSettingsResponse(.success):
+                settingsSync?.sync()
+            default:
+                break
+            }
             leds.show(state.indicator)
             featureLog.record(before: previous, after: state, action: action)
             previous = state

@@ -30,7 +30,7 @@ final class Uploader {
         case stopped
     }
 
-    private let client: UplinkClient
+    let client: UplinkClient
     private let queue: UploadQueue
     private let clock: DeviceClock
     private let policy: RetryPolicy

@@ -9,16 +9,47 @@ public struct UplinkClient: Sendable {
     /// Uploads a batch of check-ins and returns the ids the backend acknowledged (it has stored
     /// them). Ids not acknowledged stay queued and are sent again; the backend de-duplicates by id.
     public var uploadCheckIns: @Sendable (_ batch: [CheckInRecord]) async -> Result<[CheckInID], UplinkFailure>
+    /// The settings as the backend has them (the app's `checkInSettingsResponse`).
+    public var fetchSettings: @Sendable () async -> Result<RemoteSettings, UplinkFailure>
+    /// Offers the device's settings; the backend keeps them only if their version is newer.
+    public var pushSettings: @Sendable (RemoteSettings) async -> Result<SettingsPushOutcome, UplinkFailure>
     /// Where the client talks to, for status and logs (never includes the token).
     public var endpoint: String
 
     public init(
         endpoint: String,
-        uploadCheckIns: @escaping @Sendable (_ batch: [CheckInRecord]) async -> Result<[CheckInID], UplinkFailure>
+        uploadCheckIns: @escaping @Sendable (_ batch: [CheckInRecord]) async -> Result<[CheckInID], UplinkFailure>,
+        fetchSettings: @escaping @Sendable () async -> Result<RemoteSettings, UplinkFailure> = {
+            .failure(UplinkFailure(.permanent, "settings sync is not available on this uplink"))
+        },
+        pushSettings: @escaping @Sendable (RemoteSettings) async -> Result<SettingsPushOutcome, UplinkFailure> = { _ in
+            .failure(UplinkFailure(.permanent, "settings sync is not available on this uplink"))
+        }
     ) {
         self.endpoint = endpoint
         self.uploadCheckIns = uploadCheckIns
+        self.fetchSettings = fetchSettings
+        self.pushSettings = pushSettings
     }
+}
+
+/// Check-in settings with the version that decides which side's are newer.
+public struct RemoteSettings: Hashable, Sendable {
+    public var settings: CheckInSettings
+    public var version: Int64
+
+    public init(settings: CheckInSettings, version: Int64) {
+        self.settings = settings
+        self.version = version
+    }
+}
+
+/// What the backend did with settings the device offered.
+public enum SettingsPushOutcome: Hashable, Sendable {
+    /// Stored: the device's settings are now the backend's.
+    case accepted(RemoteSettings)
+    /// Refused because the backend's version is the same or newer: these are its settings.
+    case backendIsNewer(RemoteSettings)
 }
 
 /// Why a request to the backend failed, classified for the retry decision.

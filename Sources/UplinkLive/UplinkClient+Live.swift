@@ -12,17 +12,55 @@ extension UplinkClient {
     public static func live(baseURL: String, token: DeviceToken, timeout: Duration, transport: CurlTransport) -> UplinkClient {
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         let checkInsURL = base + DeviceAPIPath.checkIns
+        let settingsURL = base + DeviceAPIPath.settings
         let headers = ["Authorization: Bearer \(token.secret)", "Content-Type: application/json", "Accept: application/json"]
-        return UplinkClient(endpoint: base) { batch in
-            let body = APICoding.encode(CheckInBatch(checkIns: batch.map(UploadedCheckIn.init)))
-            let request = HTTPRequest(method: .post, url: checkInsURL, headers: headers, body: body, timeout: timeout)
-            switch await transport.perform(request) {
-            case let .failure(failure):
-                return .failure(UplinkFailure(Self.kind(ofCurlCode: failure.code),
-                                              "POST \(checkInsURL) failed: \(failure.message)"))
-            case let .success(response):
-                return Self.acknowledgedIDs(response, url: checkInsURL)
+        @Sendable func exchange(_ method: HTTPRequest.Method, _ url: String, _ body: [UInt8] = [])
+            async -> Result<HTTPResponse, UplinkFailure> {
+            let request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: timeout)
+            return await transport.perform(request).mapError { failure in
+                UplinkFailure(Self.kind(ofCurlCode: failure.code), "\(method.rawValue) \(url) failed: \(failure.message)")
             }
+        }
+        return UplinkClient(
+            endpoint: base,
+            uploadCheckIns: { batch in
+                let body = APICoding.encode(CheckInBatch(checkIns: batch.map(UploadedCheckIn.init)))
+                return await exchange(.post, checkInsURL, body).flatMap { Self.acknowledgedIDs($0, url: checkInsURL) }
+            },
+            fetchSettings: {
+                await exchange(.get, settingsURL).flatMap { response in
+                    guard (200..<300).contains(response.status) else {
+                        return .failure(failure(response, request: "GET \(settingsURL)"))
+                    }
+                    return Self.settings(response, request: "GET \(settingsURL)")
+                }
+            },
+            pushSettings: { offered in
+                let body = APICoding.encode(DeviceSettings(intervalSeconds: offered.settings.interval.wholeSeconds,
+                                                           reminderSeconds: offered.settings.reminder.wholeSeconds,
+                                                           version: offered.version))
+                return await exchange(.put, settingsURL, body).flatMap { response in
+                    let request = "PUT \(settingsURL)"
+                    switch response.status {
+                    case 200..<300: return Self.settings(response, request: request).map(SettingsPushOutcome.accepted)
+                    case 409: return Self.settings(response, request: request).map(SettingsPushOutcome.backendIsNewer)
+                    default: return .failure(failure(response, request: request))
+                    }
+                }
+            }
+        )
+    }
+
+    /// A `DeviceSettings` body as settings with their version.
+    static func settings(_ response: HTTPResponse, request: String) -> Result<RemoteSettings, UplinkFailure> {
+        switch APICoding.decode(DeviceSettings.self, from: response.body) {
+        case let .success(remote):
+            return .success(RemoteSettings(
+                settings: CheckInSettings(interval: .seconds(remote.intervalSeconds), reminder: .seconds(remote.reminderSeconds)),
+                version: remote.version))
+        case let .failure(problem):
+            return .failure(UplinkFailure(.permanent, "\(request) answered \(response.status) with settings the device "
+                + "cannot read (\(problem.message))", httpStatus: response.status))
         }
     }
 

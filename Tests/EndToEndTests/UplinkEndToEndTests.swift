@@ -2,6 +2,7 @@ import CheckInModels
 import CheckInStoreLive
 import ControlProtocol
 import DevServer
+import DeviceAPI
 import Foundation
 import XCTest
 
@@ -170,7 +171,46 @@ final class UplinkEndToEndTests: XCTestCase {
         XCTAssertTrue(text.contains("STOPPED") && text.contains("unknown bearer token"), text)
         XCTAssertTrue(device.log.contains("upload refused"), device.log)
         XCTAssertFalse(device.log.contains("revoked-token"), "the token is never logged")
-        XCTAssertEqual(server.stats.deviceRequests, 1)
+        XCTAssertEqual(server.stats.requestsByOperation["POST /v1/check-ins"], 1, "no retry on a timer")
+        _ = device.stop()
+    }
+
+    func testSettingsSyncBothWaysAndTheNewerVersionWins() throws {
+        let server = try makeServer(in: FileManager.default.temporaryDirectory
+            .appendingPathComponent("lifesignal-e2e-server-\(UUID().uuidString)"))
+        defer { server.stop() }
+        try server.setSettings(DeviceSettings(intervalSeconds: 7200, reminderSeconds: 1800, version: 5), device: Self.deviceID)
+        let device = try makeDevice(url: server.baseURL)  // its config says 1h / 10m: version 1 on the device
+        try device.start()
+
+        // The backend's version 5 is newer than the device's: the device takes it, deadline and all.
+        try device.waitUntil("the backend's settings reach the device") {
+            let settings = try device.decode(SettingsReport.self, device.ctl(["settings", "--json"]))
+            return settings.intervalSeconds == 7200 && settings.reminderSeconds == 1800 && settings.version == 5
+        }
+        XCTAssertTrue(device.log.contains("settings from the backend applied"), device.log)
+
+        // A change on the device (version 6) goes to the backend.
+        try device.ctl(["settings", "set", "--interval", "3h"])
+        try device.waitUntil("the device's change reaches the backend") {
+            try server.settings(device: Self.deviceID) == DeviceSettings(intervalSeconds: 10_800, reminderSeconds: 1800, version: 6)
+        }
+
+        // The app changes them again (version 9); the next check-in brings them over.
+        try server.setSettings(DeviceSettings(intervalSeconds: 14_400, reminderSeconds: 3600, version: 9), device: Self.deviceID)
+        try device.ctl(["check-in"])
+        try device.waitUntil("the newer backend settings are applied after a check-in") {
+            let status = try device.status()
+            return status.settings.intervalSeconds == 14_400 && status.settings.version == 9
+                && (status.secondsLeft ?? 0) > 3 * 3600
+        }
+
+        // They survive a restart with the unedited config file.
+        XCTAssertEqual(device.stop(), 0)
+        try device.start()
+        let settings = try device.decode(SettingsReport.self, device.ctl(["settings", "--json"]))
+        XCTAssertEqual(settings.intervalSeconds, 14_400)
+        XCTAssertEqual(settings.version, 9)
         _ = device.stop()
     }
 

@@ -115,6 +115,24 @@ final class UplinkClientLoopbackTests: XCTestCase {
         XCTAssertTrue(failure.message.lowercased().contains("timed out") || failure.message.contains("timeout"), failure.message)
     }
 
+    func testSettingsAreFetchedAndOnlyANewerVersionIsAccepted() async throws {
+        let client = backend.client(transport: transport)
+        let initial = try await client.fetchSettings().get()
+        XCTAssertEqual(initial, RemoteSettings(settings: CheckInSettings(interval: .seconds(86_400), reminder: .seconds(7_200)), version: 0))
+
+        let mine = RemoteSettings(settings: CheckInSettings(interval: .seconds(57_600), reminder: .seconds(3_600)), version: 3)
+        let accepted = try await client.pushSettings(mine).get()
+        XCTAssertEqual(accepted, .accepted(mine))
+        XCTAssertEqual(try backend.server.settings(device: LoopbackBackend.device),
+                       DeviceSettings(intervalSeconds: 57_600, reminderSeconds: 3_600, version: 3))
+
+        let stale = RemoteSettings(settings: CheckInSettings(interval: .seconds(28_800), reminder: .seconds(3_600)), version: 3)
+        let refused = try await client.pushSettings(stale).get()
+        XCTAssertEqual(refused, .backendIsNewer(mine), "same version: the backend's stand")
+        let fetched = try await client.fetchSettings().get()
+        XCTAssertEqual(fetched, mine)
+    }
+
     func testNoServerListeningIsTransient() async throws {
         let url = backend.server.baseURL
         backend.server.stop()
