@@ -16,7 +16,8 @@ public struct DeviceToken: Sendable, CustomStringConvertible {
     /// Reads the token from `path`: a regular file, not accessible to other users, holding one
     /// line of printable ASCII. Errors say which file, what is wrong and how to fix it.
     public static func read(path: String) throws(TokenFileError) -> DeviceToken {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        // Symlinks are followed (e.g. to a credentials directory); the mode checked is the target's.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
             throw TokenFileError("cannot read the uplink token file \(path): \(String(cString: strerror(code))); "
