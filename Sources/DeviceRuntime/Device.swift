@@ -123,17 +123,10 @@ public final class Device {
         let featureLog = FeatureLog(logger: logger)
         var previous = store.state
         settingsSync = uploader.map { SettingsSync(client: $0.client, store: store, storeClient: database.client, logger: logger) }
-        store.observe { [leds, waiters, uploader, settingsSync, weak self] state, action in
+        let uplinkEvents = UplinkEvents(uploader: uploader, settingsSync: settingsSync)
+        store.observe { [leds, waiters, uplinkEvents, weak self] state, action in
             if case let .delegate(delegate) = action { waiters.deliver(delegate) }
-            switch action {
-            case .delegate(.checkInStored):
-                uploader?.checkInStored()
-                settingsSync?.sync()
-            case .delegate(.settingsSaved), .checkInSettingsResponse(.success):
-                settingsSync?.sync()
-            default:
-                break
-            }
+            uplinkEvents.handle(action)
             leds.show(state.indicator)
             featureLog.record(before: previous, after: state, action: action)
             previous = state
