@@ -85,7 +85,7 @@ extension UplinkClient {
         case .failure: String(decoding: response.body.prefix(200), as: UTF8.self)
             .filter { !$0.isNewline }
         }
-        let retryAfter = response.headers["retry-after"].flatMap { Int64($0) }.map { Duration.seconds(max($0, 0)) }
+        let retryAfter = response.headers["retry-after"].flatMap { RetryAfter.parse($0, now: RetryAfter.wallNow()) }
         var message = "\(request) answered HTTP \(response.status)"
         if !serverMessage.isEmpty { message += ": \(serverMessage)" }
         return UplinkFailure(UplinkFailure.kind(ofHTTPStatus: response.status), message,

@@ -84,6 +84,21 @@ final class UploaderLoopbackTests: XCTestCase {
         uploader.stop()
     }
 
+    func testTheServersRetryAfterIsHonouredAboveTheBackoff() async throws {
+        try await record(sampleCheckIns(1))
+        backend.server.inject(FaultUpdate(schedule: [Fault(.status, status: 429, retryAfterSeconds: 30)]))
+        let uploader = makeUploader()  // its own backoff would retry within 0.1 s
+        uploader.start()
+        try await waitUntil("the uploader waits to retry") { uploader.state == .waitingToRetry }
+        let report = uploader.report
+        let attempt = try XCTUnwrap(report.lastAttempt.flatMap { WallTime(iso8601: $0) })
+        let next = try XCTUnwrap(report.nextRetry.flatMap { WallTime(iso8601: $0) })
+        XCTAssertGreaterThanOrEqual(next - attempt, .seconds(29), "not before Retry-After")
+        XCTAssertEqual(report.lastResult, "transient_failure")
+        XCTAssertEqual(backend.server.stats.deviceRequests, 1)
+        uploader.stop()
+    }
+
     func testATransientFailureSchedulesARetryThatIsReported() async throws {
         try await record(sampleCheckIns(1))
         backend.server.inject(FaultUpdate(schedule: [Fault(.status, count: 2, status: 503)]))
