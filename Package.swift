@@ -3,11 +3,12 @@
 //
 // Modules by responsibility (see docs/architecture.md):
 //   pure logic        ComposableCore, CheckInModels, CheckInFeature, LEDLanguage, ConfigFile, DeviceConfig
-//   client interfaces DeviceClock, GPIOClient, CheckInStoreClient
+//   client interfaces DeviceClock, GPIOClient, CheckInStoreClient, UplinkClient
 //   live clients      DeviceClockLive, GPIOSimulated (+ SimulatorTerminal), CheckInStoreLive (over
-//                     SQLiteDatabase/CSQLite), LinuxIO (eventfd, poll threads; over CLinuxSupport)
+//                     SQLiteDatabase/CSQLite), GPIOLibgpiod (over CGPIOD), UplinkLive (over libcurl/CCurl,
+//                     wire format in DeviceAPI), LinuxIO (eventfd, poll threads; over CLinuxSupport)
 //   daemon plumbing   ControlProtocol, ControlSocket, DeviceRuntime (the composition root), OperatorCLI
-//   executables       lifesignald, lifesignalctl
+//   executables       lifesignald, lifesignalctl, lifesignal-devserver (reference backend, DevServer)
 import PackageDescription
 
 /// One set of Swift settings for every target, so the whole tree compiles under the same rules.
@@ -45,6 +46,7 @@ let package = Package(
         // For the fuzzing package in Fuzz/ (libFuzzer builds need a package of their own).
         .library(name: "ControlProtocol", targets: ["ControlProtocol"]),
         .library(name: "DeviceConfig", targets: ["DeviceConfig", "ConfigFile"]),
+        .executable(name: "lifesignal-devserver", targets: ["lifesignal-devserver"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -69,6 +71,7 @@ let package = Package(
         // MARK: Dependency client interfaces
         .module("GPIOClient"),
         .module("CheckInStoreClient", ["CheckInModels"]),
+        .module("UplinkClient", ["CheckInModels"]),
 
         // MARK: Live implementations
         .systemLibrary(
@@ -103,6 +106,14 @@ let package = Package(
         .systemLibrary(name: "CEventLoopSupport"),
         .target(name: "SingleThreadExecutor", dependencies: ["CEventLoopSupport", "LinuxIO"],
                 swiftSettings: strictSettings + customExecutorSettings),
+        // The device API's wire format (docs/device-api.yaml), shared by the device and the dev server.
+        .module("DeviceAPI", ["CheckInModels"]),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .module("UplinkLive", ["UplinkClient", "DeviceAPI", "CheckInModels", "CCurl", "LinuxIO"]),
 
         // MARK: Daemon plumbing and executables
         .module("ControlProtocol", ["CheckInModels"]),
@@ -111,7 +122,7 @@ let package = Package(
             "ComposableCore", "CheckInFeature", "CheckInModels", "DeviceClock", "DeviceClockLive",
             "GPIOClient", "GPIOSimulated", "CheckInStoreClient", "CheckInStoreLive", "LEDLanguage",
             "DeviceConfig", "ControlProtocol", "ControlSocket", "SimulatorTerminal", "LinuxIO", "GPIOLibgpiod",
-            "SystemdNotify", log, lifecycle,
+            "SystemdNotify", "UplinkClient", "UplinkLive", log, lifecycle,
         ]),
         .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO",
                                  "SQLiteDatabase", "CLinuxSupport", argumentParser]),
@@ -123,6 +134,10 @@ let package = Package(
             "DeviceRuntime", "DeviceConfig", "DeviceClock", "DeviceClockLive", "GPIOSimulated", "ControlSocket",
             "ControlProtocol", "LinuxIO", "SingleThreadExecutor",
         ], swiftSettings: strictSettings + customExecutorSettings),
+        // The reference backend for development and tests (127.0.0.1 only): see docs/uplink.md.
+        .module("DevServer", ["DeviceAPI", "CheckInModels", "SQLiteDatabase", "LinuxIO"]),
+        .executableTarget(name: "lifesignal-devserver", dependencies: ["DevServer", "LinuxIO", argumentParser],
+                          swiftSettings: strictSettings),
 
         // MARK: Tests
         .tests("ComposableCoreTests", ["ComposableCore", "ComposableTestSupport", clocks, concurrencyExtras]),
@@ -135,7 +150,10 @@ let package = Package(
         .tests("ControlTests", ["ControlSocket"]),
         .tests("ControlProtocolTests", ["ControlProtocol", "CheckInModels"]),
         .tests("DeviceClockLiveTests", ["DeviceClockLive", "DeviceClock", "CheckInModels"]),
-        .tests("EndToEndTests", ["ControlProtocol", "ControlSocket", "CheckInStoreLive", "CheckInStoreClient", "SQLiteDatabase"]),
+        .tests("EndToEndTests", ["ControlProtocol", "ControlSocket", "CheckInStoreLive", "CheckInStoreClient",
+                                 "SQLiteDatabase", "DeviceAPI", "DevServer", "CheckInModels"]),
+        .tests("UplinkTests", ["UplinkClient", "UplinkLive", "DeviceAPI", "DevServer", "CheckInModels",
+                               "CheckInStoreLive", "DeviceRuntime", "DeviceClock", "DeviceClockLive"]),
         .tests("ArchitectureTests", []),
         .tests("SystemdNotifyTests", ["SystemdNotify"]),
         .tests("OperatorCLITests", ["OperatorCLI", "SQLiteDatabase"]),

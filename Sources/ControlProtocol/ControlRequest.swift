@@ -9,6 +9,7 @@ public struct ControlRequest: Codable, Hashable, Sendable {
         case setSettings = "set-settings"
         case simPress = "sim-press"
         case dismissError = "dismiss-error"
+        case queue
     }
 
     public var command: Command

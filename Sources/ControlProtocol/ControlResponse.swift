@@ -7,15 +7,17 @@ public struct ControlResponse: Codable, Hashable, Sendable {
     public var checkIn: CheckInReport?
     public var history: [CheckInReport]?
     public var settings: SettingsReport?
+    public var queue: QueueReport?
 
     public init(ok: Bool = true, error: String? = nil, status: StatusReport? = nil, checkIn: CheckInReport? = nil,
-                history: [CheckInReport]? = nil, settings: SettingsReport? = nil) {
+                history: [CheckInReport]? = nil, settings: SettingsReport? = nil, queue: QueueReport? = nil) {
         self.ok = ok
         self.error = error
         self.status = status
         self.checkIn = checkIn
         self.history = history
         self.settings = settings
+        self.queue = queue
     }
 
     public static func failure(_ message: String) -> ControlResponse {
@@ -49,11 +51,13 @@ public struct StatusReport: Codable, Hashable, Sendable {
     /// the time since it is only a lower bound, `secondsLeft` the most that can be left, and the
     /// phase at most `reminder` until the clock is synchronised (docs/time.md).
     public var elapsedTimeUnknown: Bool?
+    /// The upload to the backend; nil on an offline device (no `[uplink]`).
+    public var uplink: UplinkReport?
 
     public init(phase: String, indicator: String, lastCheckIn: CheckInReport?, deadline: String?, secondsLeft: Int64?,
                 settings: SettingsReport, leds: [LEDReport], queueDepth: Int, error: String?, isCheckingIn: Bool,
                 button: String, gpioBackend: String, wallClockSynchronized: Bool, now: String,
-                elapsedTimeUnknown: Bool? = nil) {
+                elapsedTimeUnknown: Bool? = nil, uplink: UplinkReport? = nil) {
         self.phase = phase
         self.indicator = indicator
         self.lastCheckIn = lastCheckIn
@@ -69,6 +73,7 @@ public struct StatusReport: Codable, Hashable, Sendable {
         self.wallClockSynchronized = wallClockSynchronized
         self.now = now
         self.elapsedTimeUnknown = elapsedTimeUnknown
+        self.uplink = uplink
     }
 }
 

@@ -228,6 +228,7 @@ struct ConfigLoader {
         )
 
         var logLevel = value(table("log"), "log", "level", .info, ValueRules.choice(LogLevel.self))
+        let uplink = readUplink(table("uplink"))
 
         let fileStorePath = optionalValue(table("store"), "store", "path",
                                           ValueRules.absolutePath("the store's database file"))
@@ -265,7 +266,8 @@ struct ConfigLoader {
             ledLanguage: language,
             acknowledgement: acknowledgement,
             simulator: simulator,
-            logLevel: logLevel
+            logLevel: logLevel,
+            uplink: uplink
         )
     }
 

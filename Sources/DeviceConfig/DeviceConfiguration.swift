@@ -28,6 +28,8 @@ public struct DeviceConfiguration: Hashable, Sendable {
     public var simulator: SimulatorConfiguration
     /// `[log] level`.
     public var logLevel: LogLevel
+    /// `[uplink]`: the backend check-ins are uploaded to; nil = an offline device.
+    public var uplink: UplinkConfiguration?
 
     /// The policy `configuredSettings` were checked against, and that settings changed at run time must pass.
     public var settingsPolicy: SettingsPolicy {
@@ -47,7 +49,8 @@ public struct DeviceConfiguration: Hashable, Sendable {
         ledLanguage: LEDLanguage = .standard,
         acknowledgement: Duration = .milliseconds(1500),
         simulator: SimulatorConfiguration = SimulatorConfiguration(),
-        logLevel: LogLevel = .info
+        logLevel: LogLevel = .info,
+        uplink: UplinkConfiguration? = nil
     ) {
         self.configuredSettings = configuredSettings
         self.developerShortIntervals = developerShortIntervals
@@ -60,6 +63,7 @@ public struct DeviceConfiguration: Hashable, Sendable {
         self.controlSocket = controlSocket
         self.simulator = simulator
         self.logLevel = logLevel
+        self.uplink = uplink
     }
 }
 

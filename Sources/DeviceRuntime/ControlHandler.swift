@@ -16,10 +16,13 @@ final class ControlHandler {
     /// Present only when the simulated GPIO backend is active.
     let simulatePress: (@Sendable (Duration) async -> Void)?
     let waiters: DelegateWaiters
+    let uploadQueue: UploadQueue
+    let uploader: Uploader?
     static let answerTimeout = Duration.seconds(10)
 
     init(store: Store<CheckInFeature>, storeClient: CheckInStoreClient, leds: LEDDriver, clock: DeviceClock,
-         gpioBackend: String, simulatePress: (@Sendable (Duration) async -> Void)?, waiters: DelegateWaiters) {
+         gpioBackend: String, simulatePress: (@Sendable (Duration) async -> Void)?, waiters: DelegateWaiters,
+         uploadQueue: UploadQueue, uploader: Uploader?) {
         self.store = store
         self.storeClient = storeClient
         self.leds = leds
@@ -27,6 +30,8 @@ final class ControlHandler {
         self.gpioBackend = gpioBackend
         self.simulatePress = simulatePress
         self.waiters = waiters
+        self.uploadQueue = uploadQueue
+        self.uploader = uploader
     }
 
     func handle(_ line: String) async -> String {
@@ -71,6 +76,8 @@ final class ControlHandler {
         case .dismissError:
             store.send(.dismissError)
             return ControlResponse(status: await status())
+        case .queue:
+            return await queue()
         }
     }
 
@@ -123,6 +130,17 @@ final class ControlHandler {
         }
     }
 
+    private func queue() async -> ControlResponse {
+        do {
+            let depth = try await uploadQueue.depth()
+            let oldest = try await uploadQueue.pending(1).first
+            return ControlResponse(queue: QueueReport(depth: depth, oldestPending: oldest.map(CheckInReport.init),
+                                                      uplink: uploader?.report))
+        } catch {
+            return .failure("the upload queue could not be read: \(error.message)")
+        }
+    }
+
     func status() async -> StatusReport {
         let state = store.state
         let queueDepth = (try? await storeClient.pendingUploadCount()) ?? -1
@@ -147,7 +165,8 @@ final class ControlHandler {
             gpioBackend: gpioBackend,
             wallClockSynchronized: now.wallClockSynchronized,
             now: now.wall.iso8601,
-            elapsedTimeUnknown: state.elapsedTimeUnknown
+            elapsedTimeUnknown: state.elapsedTimeUnknown,
+            uplink: uploader?.report
         )
     }
 }

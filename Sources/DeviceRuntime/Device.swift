@@ -13,6 +13,7 @@ public import GPIOSimulated
 import LEDLanguage
 public import Logging
 import SimulatorTerminal
+import UplinkLive
 
 /// The composition root: builds the running device from a configuration — store, GPIO, feature,
 /// LED driver, control socket — exactly as production runs it, so tests can build it too.
@@ -32,6 +33,11 @@ public final class Device {
     private var terminal: SimulatorTerminal?
     private var buttonLoop: Task<Void, Never>?
     private var wallClockMonitor: WallClockMonitor?
+    // MARK: Uplink (nil on an offline device)
+    let uploadQueue: UploadQueue
+    let uploader: Uploader?
+    private let uplinkTransport: CurlTransport?
+    private var settingsSync: SettingsSync?
 
     /// Opens the store and the GPIO lines. Nothing runs until `start()`.
     public init(configuration: DeviceConfiguration, clock: DeviceClock, logger: Logger) throws(StartupError) {
@@ -41,6 +47,10 @@ public final class Device {
 
         // A store that cannot be opened does not stop the daemon: it shows the fault and retries.
         storeSupervisor = StoreSupervisor(path: configuration.storePath, logger: logger, sleep: clock.sleep)
+        uploadQueue = .live(storeSupervisor)
+        let uplink = try Uploader.live(configuration.uplink, queue: uploadQueue, clock: clock, logger: logger)
+        uploader = uplink?.0
+        uplinkTransport = uplink?.1
 
         let leds = configuration.ledLanguage.leds
         switch configuration.gpio.backend {
@@ -103,8 +113,11 @@ public final class Device {
         }
         let featureLog = FeatureLog(logger: logger)
         var previous = store.state
-        store.observe { [leds, waiters, weak self] state, action in
+        settingsSync = uploader.map { SettingsSync(client: $0.client, store: store, storeClient: storeSupervisor.client, logger: logger) }
+        let uplinkEvents = UplinkEvents(uploader: uploader, settingsSync: settingsSync)
+        store.observe { [leds, waiters, uplinkEvents, weak self] state, action in
             if case let .delegate(delegate) = action { waiters.deliver(delegate) }
+            uplinkEvents.handle(action)
             leds.show(state.indicator)
             featureLog.record(before: previous, after: state, action: action)
             previous = state
@@ -147,7 +160,8 @@ public final class Device {
         }
         let handler = ControlHandler(
             store: store, storeClient: storeSupervisor.client, leds: leds, clock: clock,
-            gpioBackend: configuration.gpio.backend.rawValue, simulatePress: simulatePress, waiters: waiters
+            gpioBackend: configuration.gpio.backend.rawValue, simulatePress: simulatePress, waiters: waiters,
+            uploadQueue: uploadQueue, uploader: uploader
         )
         let server = ControlServer(
             path: configuration.controlSocket,
@@ -160,9 +174,11 @@ public final class Device {
             throw .system("control socket: \(error)")
         }
         controlServer = server
+        uploader?.start()
         logger.notice("lifesignald ready", metadata: [
             "store": "\(configuration.storePath)", "socket": "\(configuration.controlSocket)",
             "gpio": "\(configuration.gpio.backend.rawValue)",
+            "uplink": "\(configuration.uplink?.url ?? "none (offline device)")",
         ])
     }
 
@@ -200,6 +216,8 @@ public final class Device {
     public func stop() async {
         controlServer?.stop()
         controlServer = nil
+        uploader?.stop()
+        uplinkTransport?.shutdown()
         store.send(.daemonStopping)
         // A durable write that is under way must complete: wait for effects (bounded).
         let deadline = clock.now().uptime + .seconds(5)

@@ -16,7 +16,7 @@ public struct LifesignalCtl: ParsableCommand {
             problem; 64 bad arguments; 69 the daemon is not reachable; 78 config check found the \
             configuration invalid.
             """,
-        subcommands: [Status.self, CheckIn.self, History.self, Settings.self, DismissError.self, Sim.self,
+        subcommands: [Status.self, CheckIn.self, History.self, Settings.self, Queue.self, DismissError.self, Sim.self,
                       Config.self, Doctor.self],
         defaultSubcommand: Status.self
     )
@@ -129,6 +129,18 @@ struct Settings: ParsableCommand {
             guard let settings = response.settings else { throw ExitCode(1) }
             options.emit(settings) { "Saved. " + Formatting.settings($0) }
         }
+    }
+}
+
+struct Queue: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check-ins waiting for upload: how many, the oldest, and how the upload is going.")
+    @OptionGroup var options: CommonOptions
+
+    func run() throws {
+        let response = try options.send(ControlRequest(.queue))
+        guard let queue = response.queue else { throw ExitCode(1) }
+        options.emit(queue, text: Formatting.queue)
     }
 }
 

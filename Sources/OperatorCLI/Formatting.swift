@@ -46,7 +46,37 @@ enum Formatting {
         lines.append("LEDs: " + status.leds.map { "\($0.name) \($0.on ? "on" : "off")" }.joined(separator: ", ")
                      + " (showing \(status.indicator.replacingUnderscores()))")
         lines.append("Upload queue: \(status.queueDepth) check-in\(status.queueDepth == 1 ? "" : "s") waiting")
+        lines.append(contentsOf: uplink(status.uplink))
         if !status.wallClockSynchronized { lines.append("Note: the wall clock is not synchronised (no NTP yet)") }
+        return lines.joined(separator: "\n")
+    }
+
+    static let uplinkStates: [String: String] = [
+        "idle": "up to date",
+        "uploading": "uploading",
+        "waiting_to_retry": "waiting to retry after a failure",
+        "stopped": "STOPPED: the backend refused the upload; fix the cause, then restart or check in",
+    ]
+
+    /// The uplink's lines for `status` and `queue`.
+    static func uplink(_ report: UplinkReport?) -> [String] {
+        guard let report else { return ["Uplink: none configured (offline device; check-ins stay on the device)"] }
+        var lines = ["Uplink: \(report.endpoint) · \(uplinkStates[report.state] ?? report.state)"]
+        if let success = report.lastSuccess { lines.append("  last upload: \(localTime(success))") }
+        if let result = report.lastResult, result != "ok", let attempt = report.lastAttempt {
+            lines.append("  last attempt \(localTime(attempt)) failed (\(result.replacingUnderscores()), "
+                         + "\(report.consecutiveFailures) in a row): \(report.lastMessage ?? "no detail")")
+        } else if let message = report.lastMessage {
+            lines.append("  note: \(message)")
+        }
+        if let retry = report.nextRetry { lines.append("  next attempt: \(localTime(retry))") }
+        return lines
+    }
+
+    static func queue(_ queue: QueueReport) -> String {
+        var lines = ["\(queue.depth) check-in\(queue.depth == 1 ? "" : "s") waiting for upload"]
+        if let oldest = queue.oldestPending { lines.append("Oldest: \(localTime(oldest.time)) (id \(oldest.id))") }
+        lines.append(contentsOf: uplink(queue.uplink))
         return lines.joined(separator: "\n")
     }
 

@@ -5,10 +5,10 @@ import XCTest
 /// convenient import cannot slip in unnoticed.
 final class PureModuleTests: XCTestCase {
     static let pureModules = ["ComposableCore", "CheckInModels", "CheckInFeature", "LEDLanguage", "ConfigFile",
-                              "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient"]
+                              "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient"]
     static let allowedImports: Set<String> = [
         "ComposableCore", "CheckInModels", "CheckInFeature", "LEDLanguage", "ConfigFile", "DeviceConfig",
-        "DeviceClock", "GPIOClient", "CheckInStoreClient", "Synchronization",
+        "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient", "Synchronization",
     ]
 
     func testPureModulesImportOnlyPureModules() throws {

@@ -304,7 +304,7 @@ final class DeviceConfigurationTests: XCTestCase {
             period = "8h"
             """), [
                 "/etc/lifesignal/lifesignald.toml:1:1: buton: unknown table [buton]; known tables are check_in, button, gpio, "
-                    + "leds, patterns, feedback, store, control, simulator, log, developer; did you mean 'button'?",
+                    + "leds, patterns, feedback, store, control, simulator, log, developer, uplink; did you mean 'button'?",
                 "/etc/lifesignal/lifesignald.toml:4:1: button.debounse: unknown key; [button] may contain debounce, long_press, "
                     + "line, active_low, bias; did you mean 'debounce'?",
                 "/etc/lifesignal/lifesignald.toml:6:1: leds.green.color: unknown key; [leds.green] may contain colour, line, "
@@ -322,7 +322,7 @@ final class DeviceConfigurationTests: XCTestCase {
             "/etc/lifesignal/lifesignald.toml:1:1: interval: every key must be under a [table] header; put it under [check_in]",
             "/etc/lifesignal/lifesignald.toml:2:1: levl: every key must be under a [table] header; did you mean 'log.level'?",
             "/etc/lifesignal/lifesignald.toml:3:1: leds.green.extra: unknown table [leds.green.extra]; tables are check_in, "
-                + "button, gpio, leds, patterns, feedback, store, control, simulator, log, developer, leds.<LED name> "
+                + "button, gpio, leds, patterns, feedback, store, control, simulator, log, developer, uplink, leds.<LED name> "
                 + "and patterns.<indicator>",
         ])
     }

@@ -1,0 +1,78 @@
+public import DeviceAPI
+
+/// One check-in as the dev server stored it (`GET /admin/check-ins`).
+public struct StoredCheckIn: Codable, Hashable, Sendable {
+    public var deviceId: String
+    public var checkIn: UploadedCheckIn
+    public var receivedAt: String
+    /// How many times it arrived; the server keeps it once whatever this says.
+    public var receipts: Int
+}
+
+/// `GET /admin/stats`: what the server has seen since it started.
+public struct ServerStats: Codable, Hashable, Sendable {
+    /// Requests to the device API (`/v1/...`), faulted ones included.
+    public var deviceRequests: Int = 0
+    /// Batches stored (successful `POST /v1/check-ins`).
+    public var checkInBatches: Int = 0
+    public var largestBatch: Int = 0
+    /// Items received in stored batches, duplicates included.
+    public var checkInsReceived: Int = 0
+    /// Faults injected so far.
+    public var faultsInjected: Int = 0
+    public var heartbeats: Int = 0
+    /// Device API requests by operation, e.g. `POST /v1/check-ins`, faulted ones included.
+    public var requestsByOperation: [String: Int] = [:]
+}
+
+/// A fault to inject into the next `count` device API requests (`POST /admin/faults`).
+public struct Fault: Codable, Hashable, Sendable {
+    public enum Kind: String, Codable, Hashable, Sendable, CaseIterable {
+        /// Reply with `status` (default 503) and an error message; `retryAfterSeconds` adds `Retry-After`.
+        case status
+        /// Close the connection after reading the request, storing nothing.
+        case drop
+        /// Store the check-ins, then close the connection without replying (a lost acknowledgement).
+        case dropAfterStore
+        /// Reply 200 with a body that is not the API's JSON.
+        case malformedReply
+        /// Wait `delayMilliseconds`, then serve the request normally.
+        case delay
+    }
+
+    public var kind: Kind
+    public var count: Int
+    public var status: Int?
+    public var retryAfterSeconds: Int?
+    public var delayMilliseconds: Int?
+
+    public init(_ kind: Kind, count: Int = 1, status: Int? = nil, retryAfterSeconds: Int? = nil, delayMilliseconds: Int? = nil) {
+        self.kind = kind
+        self.count = count
+        self.status = status
+        self.retryAfterSeconds = retryAfterSeconds
+        self.delayMilliseconds = delayMilliseconds
+    }
+}
+
+/// `POST /admin/faults`: appends scheduled faults and/or changes the standing ones.
+public struct FaultUpdate: Codable, Hashable, Sendable {
+    /// Run in order, each for its `count` requests.
+    public var schedule: [Fault]?
+    /// Probability (0…1) that a request without a scheduled fault gets `errorStatus`.
+    public var errorRate: Double?
+    public var errorStatus: Int?
+    /// Added to every device API request.
+    public var latencyMilliseconds: Int?
+    /// Forget every fault first.
+    public var clear: Bool?
+
+    public init(schedule: [Fault]? = nil, errorRate: Double? = nil, errorStatus: Int? = nil,
+                latencyMilliseconds: Int? = nil, clear: Bool? = nil) {
+        self.schedule = schedule
+        self.errorRate = errorRate
+        self.errorStatus = errorStatus
+        self.latencyMilliseconds = latencyMilliseconds
+        self.clear = clear
+    }
+}

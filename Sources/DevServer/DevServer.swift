@@ -1,0 +1,316 @@
+import CheckInModels
+public import DeviceAPI
+import Glibc
+import LinuxIO
+import SQLiteDatabase
+import Synchronization
+
+/// The reference backend: the device API of docs/device-api.yaml on 127.0.0.1, with its own
+/// SQLite file, bearer tokens per device, de-duplication of check-ins by id, settings with a
+/// version, and an admin API (`/admin/...`, no token: loopback only) to inject faults and read
+/// what it stored.
+public final class DevServer: Sendable {
+    public struct Options: Sendable {
+        public var databasePath: String
+        /// 0 = any free port (see `port`).
+        public var port: UInt16
+        /// Device id by token.
+        public var tokens: [String: String]
+        public var faults: FaultUpdate
+
+        public init(databasePath: String, port: UInt16 = 0, tokens: [String: String], faults: FaultUpdate = FaultUpdate()) {
+            self.databasePath = databasePath
+            self.port = port
+            self.tokens = tokens
+            self.faults = faults
+        }
+    }
+
+    public let port: UInt16
+    private let server: HTTPServer
+    private let routes: Routes
+
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    public init(_ options: Options) throws(DevServerError) {
+        let store: DevStore
+        do {
+            store = try DevStore(path: options.databasePath)
+        } catch {
+            throw DevServerError("cannot open the dev server's database \(options.databasePath): \(error)")
+        }
+        var plan = FaultPlan()
+        plan.apply(options.faults)
+        let routes = Routes(store: store, tokens: options.tokens, plan: plan)
+        self.routes = routes
+        do {
+            server = try HTTPServer(port: options.port) { request in routes.handle(request) }
+        } catch {
+            throw DevServerError("cannot listen on 127.0.0.1:\(options.port): \(error)")
+        }
+        port = server.port
+    }
+
+    public func stop() {
+        server.stop()
+    }
+
+    // The admin API, for a test hosting the server in-process (the same as `/admin/...`).
+
+    /// Appends scheduled faults and/or changes the standing ones.
+    public func inject(_ update: FaultUpdate) {
+        routes.plan.withLock { $0.apply(update) }
+    }
+
+    /// What the server stored, in arrival order (all devices when `device` is nil).
+    public func storedCheckIns(device: String? = nil) throws(DevServerError) -> [StoredCheckIn] {
+        do {
+            return try routes.store.checkIns(device: device)
+        } catch {
+            throw DevServerError("could not read the stored check-ins: \(error)")
+        }
+    }
+
+    public var stats: ServerStats {
+        routes.stats.withLock { $0 }
+    }
+
+    /// A device's settings as the server has them (the defaults, version 0, if never set).
+    public func settings(device: String) throws(DevServerError) -> DeviceSettings {
+        do {
+            return try routes.store.settings(device: device) ?? Routes.defaultSettings
+        } catch {
+            throw DevServerError("could not read the settings: \(error)")
+        }
+    }
+
+    /// Sets a device's settings as the app would, version included.
+    public func setSettings(_ settings: DeviceSettings, device: String) throws(DevServerError) {
+        do {
+            try routes.store.saveSettings(settings, device: device)
+        } catch {
+            throw DevServerError("could not save the settings: \(error)")
+        }
+    }
+}
+
+public struct DevServerError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Request routing and the API's behaviour.
+final class Routes: Sendable {
+    let store: DevStore
+    let tokens: [String: String]
+    let plan: Mutex<FaultPlan>
+    let stats = Mutex(ServerStats())
+    static let maxBatch = 1000
+
+    init(store: DevStore, tokens: [String: String], plan: FaultPlan) {
+        self.store = store
+        self.tokens = tokens
+        self.plan = Mutex(plan)
+    }
+
+    func handle(_ request: ServerRequest) -> HTTPServer.Outcome {
+        if request.path.hasPrefix("/admin/") { return .respond(admin(request)) }
+        guard request.path.hasPrefix("/v1/") else { return .respond(.error(404, "no such path: \(request.path)")) }
+        stats.withLock { stats in
+            stats.deviceRequests += 1
+            stats.requestsByOperation["\(request.method) \(request.path)", default: 0] += 1
+        }
+
+        var generator = SystemRandomNumberGenerator()
+        let (fault, latency) = plan.withLock { plan in (plan.next(using: &generator), plan.latencyMilliseconds) }
+        if latency > 0 { sleepMilliseconds(latency) }
+        if let fault {
+            stats.withLock { $0.faultsInjected += 1 }
+            switch fault.kind {
+            case .status:
+                let headers = fault.retryAfterSeconds.map { [("Retry-After", String($0))] } ?? []
+                return .respond(.error(fault.status ?? 503, "injected fault: HTTP \(fault.status ?? 503)", headers: headers))
+            case .drop:
+                return .drop
+            case .malformedReply:
+                return .respond(ServerResponse(status: 200, body: Array("<html>surprise</html>".utf8)))
+            case .delay:
+                sleepMilliseconds(fault.delayMilliseconds ?? 1000)
+            case .dropAfterStore:
+                _ = deviceAPI(request)
+                return .drop
+            }
+        }
+        return .respond(deviceAPI(request))
+    }
+
+    // MARK: Device API
+
+    private func deviceAPI(_ request: ServerRequest) -> ServerResponse {
+        guard let device = authenticate(request) else {
+            return .error(401, "missing or unknown bearer token; check the device's [uplink] token_file", headers: [
+                ("WWW-Authenticate", "Bearer"),
+            ])
+        }
+        guard let allowed = Self.operations[request.path] else {
+            return .error(404, "no such path in the device API: \(request.path)")
+        }
+        guard allowed.contains(request.method) else {
+            return .error(405, "\(request.method) is not allowed on \(request.path)",
+                          headers: [("Allow", allowed.joined(separator: ", "))])
+        }
+        switch (request.method, request.path) {
+        case ("POST", DeviceAPIPath.checkIns):
+            return uploadCheckIns(request, device: device)
+        case ("POST", DeviceAPIPath.heartbeat):
+            guard case let .success(heartbeat) = APICoding.decode(Heartbeat.self, from: request.body) else {
+                return .error(400, "heartbeat body is not a Heartbeat object")
+            }
+            guard !heartbeat.bootId.isEmpty, heartbeat.uptimeSeconds >= 0, heartbeat.queueDepth >= 0 else {
+                return .error(400, "bootId must not be empty; uptimeSeconds and queueDepth must not be negative")
+            }
+            stats.withLock { $0.heartbeats += 1 }
+            return ServerResponse(status: 204)
+        case ("GET", DeviceAPIPath.settings):
+            return settings(device: device)
+        case ("PUT", DeviceAPIPath.settings):
+            return putSettings(request, device: device)
+        default:
+            return .error(501, "\(request.method) \(request.path) is specified but not implemented by this reference server yet")
+        }
+    }
+
+    /// Every operation of docs/device-api.yaml: path → methods.
+    static let operations: [String: [String]] = [
+        DeviceAPIPath.checkIns: ["POST"],
+        DeviceAPIPath.heartbeat: ["POST"],
+        DeviceAPIPath.settings: ["GET", "PUT"],
+        "/v1/pings": ["GET"],
+        "/v1/ping-responses": ["POST"],
+        "/v1/notifications": ["GET"],
+        "/v1/notifications/changes": ["POST"],
+        "/v1/alerts": ["POST"],
+    ]
+
+    private func authenticate(_ request: ServerRequest) -> String? {
+        guard let header = request.headers["authorization"], header.hasPrefix("Bearer ") else { return nil }
+        return tokens[String(header.dropFirst("Bearer ".count))]
+    }
+
+    private func uploadCheckIns(_ request: ServerRequest, device: String) -> ServerResponse {
+        let batch: CheckInBatch
+        switch APICoding.decode(CheckInBatch.self, from: request.body) {
+        case let .success(decoded): batch = decoded
+        case let .failure(problem): return .error(400, "the body is not a CheckInBatch: \(problem.message)")
+        }
+        guard batch.checkIns.count <= Self.maxBatch else {
+            return .error(413, "a batch may hold at most \(Self.maxBatch) check-ins, this one has \(batch.checkIns.count)")
+        }
+        for (index, item) in batch.checkIns.enumerated() {
+            if let problem = Self.problem(with: item) {
+                return .error(400, "checkIns[\(index)] (id \(item.id)): \(problem)")
+            }
+        }
+        do {
+            try store.store(batch.checkIns, device: device, receivedAt: Self.now())
+        } catch {
+            return .error(500, "could not store the check-ins: \(error)")
+        }
+        stats.withLock { stats in
+            stats.checkInBatches += 1
+            stats.largestBatch = max(stats.largestBatch, batch.checkIns.count)
+            stats.checkInsReceived += batch.checkIns.count
+        }
+        return .json(CheckInAcknowledgement(acknowledged: batch.checkIns.map(\.id)))
+    }
+
+    static func problem(with item: UploadedCheckIn) -> String? {
+        guard let id = CheckInID(item.id), id.description == item.id else { return "id must be a lowercase UUID" }
+        guard WallTime(iso8601: item.wallTime) != nil else { return "wallTime must be RFC 3339 UTC, e.g. 2026-11-22T21:55:19.042137Z" }
+        guard CheckInSource(rawValue: item.source) != nil else { return "source must be button or cli" }
+        guard !item.bootId.isEmpty, item.uptimeMicroseconds >= 0 else { return "bootId and a non-negative uptimeMicroseconds are required" }
+        return nil
+    }
+
+    static let defaultSettings = DeviceSettings(intervalSeconds: 86_400, reminderSeconds: 7_200, version: 0)
+
+    private func settings(device: String) -> ServerResponse {
+        do {
+            return .json(try store.settings(device: device) ?? Self.defaultSettings)
+        } catch {
+            return .error(500, "could not read the settings: \(error)")
+        }
+    }
+
+    /// Newer wins: a version not above the stored one is refused with 409 and the stored settings.
+    private func putSettings(_ request: ServerRequest, device: String) -> ServerResponse {
+        guard case let .success(proposed) = APICoding.decode(DeviceSettings.self, from: request.body) else {
+            return .error(400, "the body is not a DeviceSettings object")
+        }
+        guard proposed.intervalSeconds > 0, (0..<proposed.intervalSeconds).contains(proposed.reminderSeconds) else {
+            return .error(400, "intervalSeconds must be positive and reminderSeconds shorter than it")
+        }
+        do {
+            let current = try store.settings(device: device) ?? Self.defaultSettings
+            guard proposed.version > current.version else { return .json(current, status: 409) }
+            try store.saveSettings(proposed, device: device)
+            return .json(proposed)
+        } catch {
+            return .error(500, "could not save the settings: \(error)")
+        }
+    }
+
+    // MARK: Admin API
+
+    private func admin(_ request: ServerRequest) -> ServerResponse {
+        switch (request.method, request.path) {
+        case ("POST", "/admin/faults"):
+            guard case let .success(update) = APICoding.decode(FaultUpdate.self, from: request.body) else {
+                return .error(400, "the body is not a FaultUpdate object")
+            }
+            plan.withLock { $0.apply(update) }
+            return ServerResponse(status: 204)
+        case ("GET", "/admin/check-ins"):
+            do {
+                return .json(try store.checkIns(device: request.query["device"]))
+            } catch {
+                return .error(500, "could not read the check-ins: \(error)")
+            }
+        case ("GET", "/admin/stats"):
+            return .json(stats.withLock { $0 })
+        case ("PUT", "/admin/settings"):
+            // The app side changing settings: stored as given, version included.
+            guard let device = request.query["device"],
+                  case let .success(settings) = APICoding.decode(DeviceSettings.self, from: request.body) else {
+                return .error(400, "give ?device=<id> and a DeviceSettings body")
+            }
+            do {
+                try store.saveSettings(settings, device: device)
+                return .json(settings)
+            } catch {
+                return .error(500, "could not save the settings: \(error)")
+            }
+        default:
+            return .error(404, "no such admin endpoint: \(request.method) \(request.path)")
+        }
+    }
+
+    private func sleepMilliseconds(_ milliseconds: Int) {
+        var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+
+    static func now() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return WallTime(microsecondsSinceEpoch: Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000).rfc3339Microseconds
+    }
+}
+
+extension ServerResponse {
+    static func json<T: Encodable>(_ value: T, status: Int = 200) -> ServerResponse {
+        ServerResponse(status: status, body: APICoding.encode(value))
+    }
+}

@@ -1,0 +1,102 @@
+import CheckInModels
+import DeviceAPI
+import SQLiteDatabase
+import Synchronization
+
+/// The dev server's own SQLite file: check-ins by (device, id) and each device's settings.
+final class DevStore: Sendable {
+    private let connection: Mutex<Connection>
+
+    init(path: String) throws(SQLiteError) {
+        let connection = try Connection(path: path)
+        _ = try connection.pragma("journal_mode", set: "WAL")
+        try connection.pragma("synchronous", set: "FULL")
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS check_ins (
+                device_id TEXT NOT NULL,
+                id TEXT NOT NULL,
+                wall_time TEXT NOT NULL,
+                wall_clock_synchronized INTEGER NOT NULL,
+                uptime_us INTEGER NOT NULL,
+                boot_id TEXT NOT NULL,
+                source TEXT NOT NULL,
+                received_at TEXT NOT NULL,
+                -- How many times the device sent it: above 1 means an acknowledgement was lost.
+                receipts INTEGER NOT NULL DEFAULT 1,
+                PRIMARY KEY (device_id, id)
+            );
+            CREATE TABLE IF NOT EXISTS settings (
+                device_id TEXT PRIMARY KEY NOT NULL,
+                interval_s INTEGER NOT NULL,
+                reminder_s INTEGER NOT NULL,
+                version INTEGER NOT NULL
+            );
+            """)
+        self.connection = Mutex(connection)
+    }
+
+    /// Stores the batch in one transaction; an id already stored only counts one more receipt.
+    func store(_ checkIns: [UploadedCheckIn], device: String, receivedAt: String) throws(SQLiteError) {
+        try connection.withLock { connection throws(SQLiteError) in
+            try connection.transaction { () throws(SQLiteError) in
+                let insert = try connection.prepare("""
+                    INSERT INTO check_ins (device_id, id, wall_time, wall_clock_synchronized, uptime_us, boot_id,
+                                           source, received_at)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                    ON CONFLICT (device_id, id) DO UPDATE SET receipts = receipts + 1
+                    """)
+                for item in checkIns {
+                    try insert.bind(.text(device), .text(item.id), .text(item.wallTime), .bool(item.wallClockSynchronized),
+                                    .integer(item.uptimeMicroseconds), .text(item.bootId), .text(item.source),
+                                    .text(receivedAt))
+                    _ = try insert.step()
+                    insert.reset()
+                }
+            }
+        }
+    }
+
+    func checkIns(device: String?) throws(SQLiteError) -> [StoredCheckIn] {
+        try connection.withLock { connection throws(SQLiteError) -> [StoredCheckIn] in
+            let select = try connection.prepare("""
+                SELECT device_id, id, wall_time, wall_clock_synchronized, uptime_us, boot_id, source, received_at, receipts
+                FROM check_ins WHERE ?1 IS NULL OR device_id = ?1 ORDER BY rowid
+                """)
+            try select.bind(.text(orNull: device))
+            var rows: [StoredCheckIn] = []
+            while try select.step() {
+                rows.append(StoredCheckIn(
+                    deviceId: try select.text(at: 0),
+                    checkIn: UploadedCheckIn(id: try select.text(at: 1), wallTime: try select.text(at: 2),
+                                             wallClockSynchronized: try select.bool(at: 3),
+                                             uptimeMicroseconds: try select.int64(at: 4), bootId: try select.text(at: 5),
+                                             source: try select.text(at: 6)),
+                    receivedAt: try select.text(at: 7), receipts: Int(try select.int64(at: 8))))
+            }
+            return rows
+        }
+    }
+
+    func settings(device: String) throws(SQLiteError) -> DeviceSettings? {
+        try connection.withLock { connection throws(SQLiteError) -> DeviceSettings? in
+            let select = try connection.prepare("SELECT interval_s, reminder_s, version FROM settings WHERE device_id = ?1")
+            try select.bind(.text(device))
+            guard try select.step() else { return nil }
+            return DeviceSettings(intervalSeconds: try select.int64(at: 0), reminderSeconds: try select.int64(at: 1),
+                                  version: try select.int64(at: 2))
+        }
+    }
+
+    func saveSettings(_ settings: DeviceSettings, device: String) throws(SQLiteError) {
+        try connection.withLock { connection throws(SQLiteError) in
+            let upsert = try connection.prepare("""
+                INSERT INTO settings (device_id, interval_s, reminder_s, version) VALUES (?1, ?2, ?3, ?4)
+                ON CONFLICT (device_id) DO UPDATE SET interval_s = excluded.interval_s,
+                    reminder_s = excluded.reminder_s, version = excluded.version
+                """)
+            try upsert.bind(.text(device), .integer(settings.intervalSeconds), .integer(settings.reminderSeconds),
+                            .integer(settings.version))
+            _ = try upsert.step()
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// The faults the dev server injects: a schedule consumed request by request, then standing ones.
+struct FaultPlan: Sendable {
+    var schedule: [Fault] = []
+    var errorRate = 0.0
+    var errorStatus = 503
+    var latencyMilliseconds = 0
+
+    mutating func apply(_ update: FaultUpdate) {
+        if update.clear == true { self = FaultPlan() }
+        schedule += (update.schedule ?? []).filter { $0.count > 0 }
+        if let rate = update.errorRate { errorRate = min(max(rate, 0), 1) }
+        if let status = update.errorStatus { errorStatus = status }
+        if let latency = update.latencyMilliseconds { latencyMilliseconds = max(latency, 0) }
+    }
+
+    /// The fault for the next device API request, if any (consuming one use of a scheduled fault).
+    mutating func next(using generator: inout some RandomNumberGenerator) -> Fault? {
+        if !schedule.isEmpty {
+            let fault = schedule[0]
+            schedule[0].count -= 1
+            if schedule[0].count <= 0 { schedule.removeFirst() }
+            return fault
+        }
+        if errorRate > 0, Double.random(in: 0..<1, using: &generator) < errorRate {
+            return Fault(.status, status: errorStatus)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,87 @@
+import CheckInModels
+import ConfigFile
+
+/// `[uplink]`: where and how the device uploads its check-ins. No `url` = an offline device.
+public struct UplinkConfiguration: Hashable, Sendable {
+    /// The backend's base URL: `https://…`, or `http://` to this machine only (127.0.0.1, ::1, localhost).
+    public var url: String
+    /// File holding the device's bearer token; it must not be accessible to other users.
+    public var tokenFile: String
+    /// Check-ins per upload request (1…1000).
+    public var batchSize: Int
+    /// Bound on each request, connecting included (1s…5m).
+    public var timeout: Duration
+    /// The longest wait between retries after transient failures (1s…24h).
+    public var retryMax: Duration
+
+    public init(url: String, tokenFile: String, batchSize: Int = 500, timeout: Duration = .seconds(30),
+                retryMax: Duration = .seconds(900)) {
+        self.url = url
+        self.tokenFile = tokenFile
+        self.batchSize = batchSize
+        self.timeout = timeout
+        self.retryMax = retryMax
+    }
+}
+
+extension ConfigLoader {
+    /// `[uplink]`: nil when the table or its `url` is absent (other keys without a url are an error).
+    mutating func readUplink(_ table: ConfigTable?) -> UplinkConfiguration? {
+        guard let table else { return nil }
+        let url = optionalValue(table, "uplink", "url", ValueRules.uplinkURL)
+        let tokenFile = optionalValue(table, "uplink", "token_file", ValueRules.absolutePath("the uplink token file"))
+        let batchSize = value(table, "uplink", "batch_size", 500, ValueRules.integer(in: 1...1000))
+        let timeout = value(table, "uplink", "timeout", .seconds(30), ValueRules.duration(in: .seconds(1) ... .seconds(300)))
+        let retryMax = value(table, "uplink", "retry_max", .seconds(900), ValueRules.duration(in: .seconds(1) ... .seconds(86_400)))
+        guard table["url"] != nil else {
+            if let first = table.entries.first {
+                report("uplink.url", atEntry: first, "[uplink] needs url = \"https://…\" (the backend); "
+                       + "remove the [uplink] table to run the device offline")
+            }
+            return nil
+        }
+        guard let url else { return nil }
+        guard let tokenFile else {
+            if table["token_file"] == nil, let entry = table["url"] {
+                report("uplink.token_file", atEntry: entry, "an uplink needs token_file = \"/path/to/token\" "
+                       + "(the device's bearer token; mode 0600)")
+            }
+            return nil
+        }
+        return UplinkConfiguration(url: url, tokenFile: tokenFile, batchSize: batchSize, timeout: timeout, retryMax: retryMax)
+    }
+}
+
+extension ValueRules {
+    /// An http(s) base URL. Plain http would send the device's token in clear text, so it is only
+    /// accepted for this machine (development against lifesignal-devserver).
+    static func uplinkURL(_ value: ConfigValue) -> Result<String, Refusal> {
+        text("the backend's URL, e.g. \"https://api.example.org\"")(value).flatMap { url in
+            let lower = url.lowercased()
+            let scheme = lower.hasPrefix("https://") ? "https://" : lower.hasPrefix("http://") ? "http://" : nil
+            guard let scheme else {
+                return .failure(Refusal("\"\(url)\" is not an http(s) URL; expected e.g. \"https://api.example.org\""))
+            }
+            let rest = lower.dropFirst(scheme.count)
+            let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            guard !authority.isEmpty, !url.contains(" ") else {
+                return .failure(Refusal("\"\(url)\" has no host; expected e.g. \"https://api.example.org\""))
+            }
+            guard !authority.contains("@") else {
+                return .failure(Refusal("the URL must not carry credentials (user@host); the token comes from token_file"))
+            }
+            guard !rest.contains("?"), !rest.contains("#") else {
+                return .failure(Refusal("the URL must be a base without query or fragment, e.g. \"https://api.example.org\""))
+            }
+            if scheme == "http://" {
+                let host = authority.hasPrefix("[") ? String(authority.prefix { $0 != "]" }.dropFirst())
+                    : String(authority.prefix { $0 != ":" })
+                guard ["127.0.0.1", "localhost", "::1"].contains(host) else {
+                    return .failure(Refusal("plain http would send the device's token unencrypted to \(host); "
+                                            + "use https:// (http:// is accepted only for 127.0.0.1, ::1 and localhost)"))
+                }
+            }
+            return .success(url)
+        }
+    }
+}

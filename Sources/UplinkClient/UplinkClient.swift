@@ -1,0 +1,89 @@
+public import CheckInModels
+
+/// The device's connection to the LifeSignal backend, as an injectable value.
+///
+/// Every call finishes with a result, never hangs past its timeout and never throws: a failure says
+/// whether retrying later can help (`UplinkFailure.Kind`). Nil-free: a device without an uplink
+/// simply has no `UplinkClient`.
+public struct UplinkClient: Sendable {
+    /// Uploads a batch of check-ins and returns the ids the backend acknowledged (it has stored
+    /// them). Ids not acknowledged stay queued and are sent again; the backend de-duplicates by id.
+    public var uploadCheckIns: @Sendable (_ batch: [CheckInRecord]) async -> Result<[CheckInID], UplinkFailure>
+    /// The settings as the backend has them (the app's `checkInSettingsResponse`).
+    public var fetchSettings: @Sendable () async -> Result<RemoteSettings, UplinkFailure>
+    /// Offers the device's settings; the backend keeps them only if their version is newer.
+    public var pushSettings: @Sendable (RemoteSettings) async -> Result<SettingsPushOutcome, UplinkFailure>
+    /// Where the client talks to, for status and logs (never includes the token).
+    public var endpoint: String
+
+    public init(
+        endpoint: String,
+        uploadCheckIns: @escaping @Sendable (_ batch: [CheckInRecord]) async -> Result<[CheckInID], UplinkFailure>,
+        fetchSettings: @escaping @Sendable () async -> Result<RemoteSettings, UplinkFailure> = {
+            .failure(UplinkFailure(.permanent, "settings sync is not available on this uplink"))
+        },
+        pushSettings: @escaping @Sendable (RemoteSettings) async -> Result<SettingsPushOutcome, UplinkFailure> = { _ in
+            .failure(UplinkFailure(.permanent, "settings sync is not available on this uplink"))
+        }
+    ) {
+        self.endpoint = endpoint
+        self.uploadCheckIns = uploadCheckIns
+        self.fetchSettings = fetchSettings
+        self.pushSettings = pushSettings
+    }
+}
+
+/// Check-in settings with the version that decides which side's are newer.
+public struct RemoteSettings: Hashable, Sendable {
+    public var settings: CheckInSettings
+    public var version: Int64
+
+    public init(settings: CheckInSettings, version: Int64) {
+        self.settings = settings
+        self.version = version
+    }
+}
+
+/// What the backend did with settings the device offered.
+public enum SettingsPushOutcome: Hashable, Sendable {
+    /// Stored: the device's settings are now the backend's.
+    case accepted(RemoteSettings)
+    /// Refused because the backend's version is the same or newer: these are its settings.
+    case backendIsNewer(RemoteSettings)
+}
+
+/// Why a request to the backend failed, classified for the retry decision.
+public struct UplinkFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Hashable, Sendable {
+        /// Retrying later can help: no connection, connection reset, timeout, 408, 429, 5xx.
+        case transient
+        /// Retrying the same request cannot help until something changes (token, URL, TLS trust,
+        /// server version): 4xx other than 408/429, a reply the device cannot read.
+        case permanent
+    }
+
+    public var kind: Kind
+    /// What happened, with the server's own message when it sent one. Never contains the token.
+    public var message: String
+    /// The HTTP status, when a response arrived.
+    public var httpStatus: Int?
+    /// The server's `Retry-After`, when it sent one (seconds form).
+    public var retryAfter: Duration?
+
+    public init(_ kind: Kind, _ message: String, httpStatus: Int? = nil, retryAfter: Duration? = nil) {
+        self.kind = kind
+        self.message = message
+        self.httpStatus = httpStatus
+        self.retryAfter = retryAfter
+    }
+
+    public var description: String { message }
+
+    /// The classification of an HTTP status that is not a success (RFC 9110 §15).
+    public static func kind(ofHTTPStatus status: Int) -> Kind {
+        switch status {
+        case 408, 429, 500...599: .transient
+        default: .permanent
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import CCurl
+
+/// One request/response exchange on a libcurl easy handle (used only on the transport's thread).
+enum CurlExchange {
+    /// What the callbacks collect during `curl_easy_perform`.
+    private final class Collected {
+        var body: [UInt8] = []
+        var headers: [String: String] = [:]
+        var overflowed = false
+    }
+
+    private struct SetupFailure: Error {
+        var failure: TransportFailure
+    }
+
+    static func perform(_ request: HTTPRequest, on handle: UnsafeMutableRawPointer) -> Result<HTTPResponse, TransportFailure> {
+        // Reset keeps the connection cache: a drain of many batches reuses one connection.
+        curl_easy_reset(handle)
+        let collected = Collected()
+        let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        defer { errorBuffer.deallocate() }
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(headerList) }
+        // "Expect:" turns off curl's `Expect: 100-continue` round trip for larger bodies.
+        for line in request.headers + ["Expect:"] {
+            guard let appended = curl_slist_append(headerList, line) else {
+                return .failure(TransportFailure(code: -1, message: "out of memory building the request headers"))
+            }
+            headerList = appended
+        }
+
+        return withExtendedLifetime(collected) {
+            let context = Unmanaged.passUnretained(collected).toOpaque()
+            do throws(SetupFailure) {
+                try configure(handle, request, headers: headerList, errorBuffer: errorBuffer, context: context)
+            } catch {
+                return .failure(error.failure)
+            }
+            let result = curl_easy_perform(handle)
+            guard result == CURLE_OK else {
+                let detail = String(cString: errorBuffer)
+                var message = detail.isEmpty ? String(cString: curl_easy_strerror(result)) : detail
+                if collected.overflowed { message = "the reply was larger than \(CurlWorker.maxResponseBytes) bytes" }
+                return .failure(TransportFailure(code: Int(result.rawValue), message: message))
+            }
+            var status = 0
+            _ = lifesignal_curl_response_code(handle, &status)
+            return .success(HTTPResponse(status: status, headers: collected.headers, body: collected.body))
+        }
+    }
+
+    private static func configure(
+        _ handle: UnsafeMutableRawPointer, _ request: HTTPRequest, headers: UnsafeMutablePointer<curl_slist>?,
+        errorBuffer: UnsafeMutablePointer<CChar>, context: UnsafeMutableRawPointer
+    ) throws(SetupFailure) {
+        func check(_ code: CURLcode, _ option: String) throws(SetupFailure) {
+            guard code != CURLE_OK else { return }
+            throw SetupFailure(failure: TransportFailure(
+                code: Int(code.rawValue),
+                message: "libcurl refused \(option): \(String(cString: curl_easy_strerror(code)))"))
+        }
+        let milliseconds = max(request.timeout.components.seconds * 1000
+            + request.timeout.components.attoseconds / 1_000_000_000_000_000, 1)
+        try check(lifesignal_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
+        try check(lifesignal_curl_set_string(handle, CURLOPT_URL, request.url), "CURLOPT_URL")
+        // Only HTTP(S), no redirects (a redirect would carry the token elsewhere).
+        try check(lifesignal_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"), "CURLOPT_PROTOCOLS_STR")
+        try check(lifesignal_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0), "CURLOPT_FOLLOWLOCATION")
+        // No signals: libcurl's SIGALRM-based DNS timeout is unsafe with threads.
+        try check(lifesignal_curl_set_long(handle, CURLOPT_NOSIGNAL, 1), "CURLOPT_NOSIGNAL")
+        try check(lifesignal_curl_set_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)), "CURLOPT_HTTP_VERSION")
+        try check(lifesignal_curl_set_long(handle, CURLOPT_TIMEOUT_MS, Int(milliseconds)), "CURLOPT_TIMEOUT_MS")
+        try check(lifesignal_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(milliseconds)), "CURLOPT_CONNECTTIMEOUT_MS")
+        // TLS verified against the system CA store (the defaults, set explicitly so they cannot drift).
+        try check(lifesignal_curl_set_long(handle, CURLOPT_SSL_VERIFYPEER, 1), "CURLOPT_SSL_VERIFYPEER")
+        try check(lifesignal_curl_set_long(handle, CURLOPT_SSL_VERIFYHOST, 2), "CURLOPT_SSL_VERIFYHOST")
+        try check(lifesignal_curl_set_headers(handle, headers), "CURLOPT_HTTPHEADER")
+        try check(lifesignal_curl_set_callback(handle, CURLOPT_WRITEFUNCTION, collectBody), "CURLOPT_WRITEFUNCTION")
+        try check(lifesignal_curl_set_pointer(handle, CURLOPT_WRITEDATA, context), "CURLOPT_WRITEDATA")
+        try check(lifesignal_curl_set_callback(handle, CURLOPT_HEADERFUNCTION, collectHeader), "CURLOPT_HEADERFUNCTION")
+        try check(lifesignal_curl_set_pointer(handle, CURLOPT_HEADERDATA, context), "CURLOPT_HEADERDATA")
+        switch request.method {
+        case .get:
+            try check(lifesignal_curl_set_long(handle, CURLOPT_HTTPGET, 1), "CURLOPT_HTTPGET")
+        case .post, .put:
+            try check(lifesignal_curl_set_long(handle, CURLOPT_POST, 1), "CURLOPT_POST")
+            try check(lifesignal_curl_set_body_size(handle, Int64(request.body.count)), "CURLOPT_POSTFIELDSIZE_LARGE")
+            // COPYPOSTFIELDS copies the bytes, so the buffer need not outlive this call.
+            let code = request.body.withUnsafeBytes { bytes in
+                bytes.isEmpty ? lifesignal_curl_set_string(handle, CURLOPT_COPYPOSTFIELDS, "")
+                    : lifesignal_curl_set_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+            }
+            try check(code, "CURLOPT_COPYPOSTFIELDS")
+            if request.method == .put {
+                try check(lifesignal_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, "PUT"), "CURLOPT_CUSTOMREQUEST")
+            }
+        }
+    }
+
+    /// CURLOPT_WRITEFUNCTION: appends body bytes; returning less than given aborts the transfer.
+    private static let collectBody: lifesignal_curl_data_callback = { data, size, count, context in
+        let collected = Unmanaged<Collected>.fromOpaque(context!).takeUnretainedValue()
+        let length = size * count
+        guard collected.body.count + length <= CurlWorker.maxResponseBytes else {
+            collected.overflowed = true
+            return 0
+        }
+        if let data { collected.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length)) }
+        return length
+    }
+
+    /// CURLOPT_HEADERFUNCTION: one complete header line per call, status lines included.
+    private static let collectHeader: lifesignal_curl_data_callback = { data, size, count, context in
+        let collected = Unmanaged<Collected>.fromOpaque(context!).takeUnretainedValue()
+        let length = size * count
+        guard let data else { return length }
+        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            collected.headers = [:]  // a new response (after 100 Continue): forget the last one's fields
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: " \t\r\n")
+            collected.headers[name] = value
+        }
+        return length
+    }
+}
+
+extension StringProtocol {
+    func trimmingCharacters(in set: String) -> String {
+        let scalars = Set(set.unicodeScalars)
+        let trimmed = unicodeScalars.drop { scalars.contains($0) }.reversed().drop { scalars.contains($0) }.reversed()
+        return String(String.UnicodeScalarView(trimmed))
+    }
+}

@@ -1,0 +1,112 @@
+import CCurl
+import Glibc
+public import LinuxIO
+import Synchronization
+
+/// Performs HTTP requests with libcurl, one at a time, on a dedicated thread of its own.
+///
+/// libcurl's easy interface blocks; it must not run on a Swift concurrency thread (it would hold one
+/// of the few cooperative threads for seconds) nor on a Dispatch global queue (which starts
+/// libdispatch's 1 Hz pool monitor for good). The thread sleeps in `poll` with no timeout when there
+/// is nothing to send, so an idle device does not wake. One easy handle is reused, so a drain of many
+/// batches keeps its connection.
+public final class CurlTransport: Sendable {
+    private let worker: CurlWorker
+    private let thread: DedicatedThread
+
+    /// Starts the transport's thread.
+    public init(threadName: String = "uplink-http") throws(SystemError) {
+        _ = curlGlobalInitialization  // once per process, before any thread uses libcurl
+        let worker = try CurlWorker()
+        self.worker = worker
+        thread = try DedicatedThread.start(name: threadName) { worker.run() }
+    }
+
+    /// Sends `request` and returns the response (any status) or why there was none.
+    public func perform(_ request: HTTPRequest) async -> Result<HTTPResponse, TransportFailure> {
+        await withCheckedContinuation { continuation in
+            worker.submit(CurlWorker.Job(request: request, continuation: continuation))
+        }
+    }
+
+    /// Stops the thread once the request in progress (if any) has finished; later requests fail.
+    /// Returns at once unless `wait` is set (a request may take up to its timeout to finish).
+    public func shutdown(wait: Bool = false) {
+        worker.requestStop()
+        if wait { thread.join() }
+    }
+
+    deinit {
+        worker.requestStop()
+    }
+}
+
+/// libcurl requires `curl_global_init` before any other call and while no other thread uses it.
+/// A global is initialised exactly once, on first use, thread-safely.
+private let curlGlobalInitialization: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
+
+/// The loop on the transport's thread. Only `submit` and `requestStop` are called from elsewhere.
+final class CurlWorker: Sendable {
+    struct Job: Sendable {
+        let request: HTTPRequest
+        let continuation: CheckedContinuation<Result<HTTPResponse, TransportFailure>, Never>
+    }
+
+    private struct Inbox {
+        var jobs: [Job] = []
+        var stopRequested = false
+    }
+
+    private let wakeup: WakeupEvent
+    private let inbox = Mutex(Inbox())
+    /// The largest reply body accepted; a bigger one is cut off as a failure.
+    static let maxResponseBytes = 4 << 20
+
+    init() throws(SystemError) {
+        wakeup = try WakeupEvent()
+    }
+
+    func submit(_ job: Job) {
+        let accepted = inbox.withLock { inbox -> Bool in
+            guard !inbox.stopRequested else { return false }
+            inbox.jobs.append(job)
+            return true
+        }
+        guard accepted else {
+            return job.continuation.resume(returning: .failure(TransportFailure(
+                code: -1, message: "the uplink is shutting down; the request was not sent")))
+        }
+        wakeup.signal()
+    }
+
+    func requestStop() {
+        inbox.withLock { $0.stopRequested = true }
+        wakeup.signal()
+    }
+
+    func run() {
+        let handle = curl_easy_init()
+        defer { if let handle { curl_easy_cleanup(handle) } }
+        while true {
+            var descriptor = pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)
+            _ = retryingOnEINTR { poll(&descriptor, 1, -1) }
+            wakeup.drain()
+            let (jobs, stop) = inbox.withLock { inbox in
+                defer { inbox.jobs.removeAll() }
+                return (inbox.jobs, inbox.stopRequested)
+            }
+            for job in jobs {
+                let result: Result<HTTPResponse, TransportFailure>
+                if stop {
+                    result = .failure(TransportFailure(code: -1, message: "the uplink is shutting down; the request was not sent"))
+                } else if let handle {
+                    result = CurlExchange.perform(job.request, on: handle)
+                } else {
+                    result = .failure(TransportFailure(code: -1, message: "libcurl could not create a handle (out of memory?)"))
+                }
+                job.continuation.resume(returning: result)
+            }
+            if stop { return }
+        }
+    }
+}
