@@ -125,3 +125,35 @@ final class DatagramInbox {
         throw HarnessError("no matching notification on \(path); received: \(seen.suffix(5))")
     }
 }
+
+/// `lifesignalctl config check` as an operator runs it: exit codes and messages.
+final class ConfigCheckCommandTests: XCTestCase {
+    func run(_ arguments: [String]) throws -> (code: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = DaemonHarness.binaries.appendingPathComponent("lifesignalctl")
+        process.arguments = arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output, errors)
+    }
+
+    func testAValidConfigExitsZeroAndAnInvalidOneExits78WithFileLineAndKey() throws {
+        let device = try DaemonHarness(interval: "1h", reminder: "10m")
+        let valid = try run(["config", "check", "--config", device.configPath])
+        XCTAssertEqual(valid.code, 0, valid.errors)
+        XCTAssertTrue(valid.output.contains("configuration is valid"), valid.output)
+
+        let broken = device.directory.appendingPathComponent("broken.toml").path
+        try "[check_in]\ninterval = \"1h\"\nreminder = \"2h\"\n".write(toFile: broken, atomically: true, encoding: .utf8)
+        let invalid = try run(["config", "check", "--config", broken])
+        XCTAssertEqual(invalid.code, 78)
+        XCTAssertTrue(invalid.errors.contains("\(broken):3"), invalid.errors)
+        XCTAssertTrue(invalid.errors.contains("reminder"), invalid.errors)
+    }
+}
