@@ -81,7 +81,7 @@ final class ServiceManagerNotifications {
         let summary = device.summary
         let queue: String
         do {
-            queue = "upload queue \(try await device.database.client.pendingUploadCount())"
+            queue = "upload queue \(try await device.storeSupervisor.client.pendingUploadCount())"
         } catch {
             queue = "upload queue unknown (\(error.message))"
         }

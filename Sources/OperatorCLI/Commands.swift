@@ -45,6 +45,12 @@ struct CommonOptions: ParsableArguments {
     func emit<T: Encodable>(_ value: T, text: (T) -> String) {
         print(json ? ControlCoding.encode(value, pretty: true) : text(value))
     }
+
+    /// Sends a request whose answer is the device's status, and prints it.
+    func sendAndShowStatus(_ request: ControlRequest) throws {
+        guard let status = try send(request).status else { throw ExitCode(1) }
+        emit(status, text: Formatting.status)
+    }
 }
 
 struct Status: ParsableCommand {
@@ -52,9 +58,7 @@ struct Status: ParsableCommand {
     @OptionGroup var options: CommonOptions
 
     func run() throws {
-        let response = try options.send(ControlRequest(.status))
-        guard let status = response.status else { throw ExitCode(1) }
-        options.emit(status, text: Formatting.status)
+        try options.sendAndShowStatus(ControlRequest(.status))
     }
 }
 
@@ -134,9 +138,7 @@ struct DismissError: ParsableCommand {
     @OptionGroup var options: CommonOptions
 
     func run() throws {
-        let response = try options.send(ControlRequest(.dismissError))
-        guard let status = response.status else { throw ExitCode(1) }
-        options.emit(status, text: Formatting.status)
+        try options.sendAndShowStatus(ControlRequest(.dismissError))
     }
 }
 
@@ -154,9 +156,7 @@ struct Sim: ParsableCommand {
         var hold = "150ms"
 
         func run() throws {
-            let response = try options.send(ControlRequest(.simPress, hold: hold))
-            guard let status = response.status else { throw ExitCode(1) }
-            options.emit(status, text: Formatting.status)
+            try options.sendAndShowStatus(ControlRequest(.simPress, hold: hold))
         }
     }
 }
