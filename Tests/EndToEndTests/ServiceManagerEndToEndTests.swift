@@ -47,18 +47,22 @@ final class ServiceManagerEndToEndTests: XCTestCase {
     func testADaemonThatCannotStartSaysWhyInItsStatus() throws {
         let device = try DaemonHarness(interval: "1h", reminder: "10m")
         let notify = try DatagramInbox(path: device.directory.appendingPathComponent("notify").path)
-        // A directory where the store file should be: the store cannot be opened (exit 73).
-        try FileManager.default.createDirectory(atPath: device.storePath, withIntermediateDirectories: true)
+        // A plain file where the control socket should be: the daemon cannot listen (exit 71).
+        try FileManager.default.createDirectory(atPath: (device.socketPath as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try "not a socket".write(toFile: device.socketPath, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = DaemonHarness.binaries.appendingPathComponent("lifesignald")
         process.arguments = ["--config", device.configPath]
         process.environment = ["PATH": "/usr/bin:/bin", "HOME": device.directory.path, "NOTIFY_SOCKET": notify.path]
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 73)
+        defer { if process.isRunning { process.terminate() } }
         let messages = try notify.drainUntil { $0.hasPrefix("STATUS=failed to start") }
         XCTAssertFalse(messages.contains { $0.contains("READY=1") }, "\(messages)")
+        XCTAssertTrue(messages.last?.contains("not a socket") == true, "\(messages)")
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 71)
     }
 
     func testDoctorFindsTheRunningDaemonAndAHealthyStore() throws {
