@@ -47,18 +47,22 @@ final class ServiceManagerEndToEndTests: XCTestCase {
     func testADaemonThatCannotStartSaysWhyInItsStatus() throws {
         let device = try DaemonHarness(interval: "1h", reminder: "10m")
         let notify = try DatagramInbox(path: device.directory.appendingPathComponent("notify").path)
-        // A directory where the store file should be: the store cannot be opened (exit 73).
-        try FileManager.default.createDirectory(atPath: device.storePath, withIntermediateDirectories: true)
+        // A plain file where the control socket should be: the daemon cannot listen (exit 71).
+        try FileManager.default.createDirectory(atPath: (device.socketPath as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try "not a socket".write(toFile: device.socketPath, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = DaemonHarness.binaries.appendingPathComponent("lifesignald")
         process.arguments = ["--config", device.configPath]
         process.environment = ["PATH": "/usr/bin:/bin", "HOME": device.directory.path, "NOTIFY_SOCKET": notify.path]
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 73)
+        defer { if process.isRunning { process.terminate() } }
         let messages = try notify.drainUntil { $0.hasPrefix("STATUS=failed to start") }
         XCTAssertFalse(messages.contains { $0.contains("READY=1") }, "\(messages)")
+        XCTAssertTrue(messages.last?.contains("not a socket") == true, "\(messages)")
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 71)
     }
 
     func testDoctorFindsTheRunningDaemonAndAHealthyStore() throws {
@@ -123,5 +127,37 @@ final class DatagramInbox {
             if matches(message) { return seen }
         }
         throw HarnessError("no matching notification on \(path); received: \(seen.suffix(5))")
+    }
+}
+
+/// `lifesignalctl config check` as an operator runs it: exit codes and messages.
+final class ConfigCheckCommandTests: XCTestCase {
+    func run(_ arguments: [String]) throws -> (code: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = DaemonHarness.binaries.appendingPathComponent("lifesignalctl")
+        process.arguments = arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output, errors)
+    }
+
+    func testAValidConfigExitsZeroAndAnInvalidOneExits78WithFileLineAndKey() throws {
+        let device = try DaemonHarness(interval: "1h", reminder: "10m")
+        let valid = try run(["config", "check", "--config", device.configPath])
+        XCTAssertEqual(valid.code, 0, valid.errors)
+        XCTAssertTrue(valid.output.contains("configuration is valid"), valid.output)
+
+        let broken = device.directory.appendingPathComponent("broken.toml").path
+        try "[check_in]\ninterval = \"1h\"\nreminder = \"2h\"\n".write(toFile: broken, atomically: true, encoding: .utf8)
+        let invalid = try run(["config", "check", "--config", broken])
+        XCTAssertEqual(invalid.code, 78)
+        XCTAssertTrue(invalid.errors.contains("\(broken):3"), invalid.errors)
+        XCTAssertTrue(invalid.errors.contains("reminder"), invalid.errors)
     }
 }
