@@ -8,6 +8,8 @@
 
 #include <sys/eventfd.h>
 #include <sys/timex.h>
+// timerfd with TFD_TIMER_CANCEL_ON_SET: wakes when the wall clock is set or stepped (no polling).
+#include <sys/timerfd.h>
 
 // glibc: int pthread_setname_np(pthread_t, const char *), pthread_t being unsigned long on Linux.
 extern int pthread_setname_np(unsigned long thread, const char *name);

@@ -1,5 +1,6 @@
-import ComposableCore
 import CheckInModels
+import CheckInStoreClient
+import ComposableCore
 
 extension CheckInFeature {
     /// Recomputes the phase from the last check-in, the settings and now, and schedules the single
@@ -14,17 +15,21 @@ extension CheckInFeature {
             return .cancel(id: CancelID.phaseBoundary)
         }
         let now = clock.now()
-        // A wall clock that went backwards across a reboot must not stretch the countdown beyond one
-        // interval from now. (Clock trust across reboots is refined by the time-handling work.)
-        let elapsed = max(now.elapsed(since: last.at), .zero)
-        let remaining = state.settings.interval - elapsed
+        // Exact within a boot (monotonic) and across a reboot with trusted wall clocks; otherwise
+        // only a lower bound is known (docs/time.md). Overdue is declared only once certain.
+        let elapsed = now.elapsedTime(since: last.at)
+        state.elapsedTimeUnknown = !elapsed.isKnown
+        let remaining = state.settings.interval - max(elapsed.lowerBound, .zero)
         let countdown = Countdown(deadline: now.wall + remaining, remaining: remaining)
 
         let untilBoundary: Duration?
         if remaining <= .zero {
             state.phase = .overdue(countdown)
             untilBoundary = nil
-        } else if remaining <= state.settings.reminder {
+        } else if remaining <= state.settings.reminder || !elapsed.isKnown {
+            // Unknown elapsed time asks for a check-in (amber) rather than claiming "checked in";
+            // `remaining` is then the most that can be left, and the wake-up comes when even the
+            // lower bound has reached the deadline.
             state.phase = .reminder(countdown)
             untilBoundary = remaining
         } else {
@@ -39,5 +44,20 @@ extension CheckInFeature {
             } catch {}  // rescheduled or stopping
         }
         .cancellable(id: CancelID.phaseBoundary, cancelInFlight: true)
+    }
+
+    /// Once the wall clock is trusted, check-ins of this boot that were stamped before it was get
+    /// their wall time re-anchored from monotonic time (wall = now.wall − (now.uptime − uptime)),
+    /// so that after a reboot they count as trusted. The history is reloaded afterwards.
+    func reanchorWallTimesIfTrusted(_ state: State) -> Effect<Action> {
+        let now = clock.now()
+        guard now.wallClockSynchronized,
+              state.history.contains(where: { $0.at.bootID == now.bootID && !$0.at.wallClockSynchronized })
+        else { return .none }
+        return .run { [store] send in
+            await send(.wallTimesReanchored(await Result { () async throws(StoreFailure) in
+                try await store.reanchorWallTimes(now)
+            }))
+        }
     }
 }

@@ -91,7 +91,10 @@ public struct CheckInFeature: Reducer {
             state.isLoadingHistory = false
             state.history = records
             state.hasLoadedHistory = true
-            return refreshPhase(&state)
+            if state.error?.kind == .storeUnavailable {
+                state.error = nil  // a store that could not be read at start has opened since
+            }
+            return .merge(refreshPhase(&state), reanchorWallTimesIfTrusted(state))
 
         case let .checkInHistoryResponse(.failure(failure)):
             state.isLoadingHistory = false
@@ -126,6 +129,17 @@ public struct CheckInFeature: Reducer {
 
         case .phaseBoundaryReached:
             return refreshPhase(&state)
+
+        case .wallClockChanged:
+            return .merge(refreshPhase(&state), reanchorWallTimesIfTrusted(state))
+
+        case let .wallTimesReanchored(.success(count)):
+            return count > 0 ? .send(.loadCheckInHistory) : .none
+
+        case .wallTimesReanchored(.failure):
+            // Not a fault: within this boot the countdown runs on monotonic time regardless; the
+            // next clock change or restart tries again.
+            return .none
 
         case .feedbackFinished:
             state.feedback = nil

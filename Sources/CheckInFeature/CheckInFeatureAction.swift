@@ -32,6 +32,11 @@ extension CheckInFeature {
         case phaseBoundaryReached
         /// The acknowledgement or long-press feedback has been shown long enough.
         case feedbackFinished
+        /// The wall clock was set or stepped (NTP, an operator, the first synchronisation) or has
+        /// become synchronised. Countdowns run on monotonic time and do not move; the deadline shown
+        /// is recomputed, unknown elapsed time may become known, and unsynchronised check-ins of this
+        /// boot get their wall time re-anchored.
+        case wallClockChanged
 
         // MARK: Effect responses
         /// The durable write finished, or failed.
@@ -39,6 +44,8 @@ extension CheckInFeature {
         case checkInHistoryResponse(Result<[CheckInRecord], StoreFailure>)
         case checkInSettingsResponse(Result<StoredSettings?, StoreFailure>)
         case settingsSaveResponse(Result<StoredSettings, StoreFailure>)
+        /// How many check-ins of this boot had their wall time re-anchored.
+        case wallTimesReanchored(Result<Int, StoreFailure>)
 
         // MARK: Errors (app: `setError`, `dismissError` / `alert(.dismiss)`)
         case setError(DeviceError?)

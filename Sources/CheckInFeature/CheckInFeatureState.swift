@@ -23,6 +23,10 @@ extension CheckInFeature {
 
         // MARK: Countdown and feedback
         public var phase: Phase = .starting
+        /// The last check-in was on an earlier boot and the wall clock (then or now) is not trusted:
+        /// the time since is only known as a lower bound, so the phase is at most `reminder`
+        /// until the clock is synchronised (docs/time.md).
+        public var elapsedTimeUnknown = false
         public var feedback: Feedback?
         public var button: ButtonState = .released
         public var error: DeviceError?

@@ -9,6 +9,9 @@ public struct DeviceError: Hashable, Sendable, CustomStringConvertible {
         case settingsNotSaved = "settings_not_saved"
         /// A settings selection was refused.
         case settingsRejected = "settings_rejected"
+        /// The database file was damaged, moved aside (never deleted) and a fresh one started:
+        /// the device works, but its earlier check-ins are only in the moved file.
+        case storeReplaced = "store_replaced"
     }
 
     public var kind: Kind
@@ -23,7 +26,7 @@ public struct DeviceError: Hashable, Sendable, CustomStringConvertible {
     public var isFault: Bool {
         switch kind {
         case .checkInNotStored, .storeUnavailable, .settingsNotSaved: true
-        case .settingsRejected: false
+        case .settingsRejected, .storeReplaced: false
         }
     }
 

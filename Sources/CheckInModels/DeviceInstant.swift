@@ -16,15 +16,11 @@ public struct DeviceInstant: Hashable, Sendable {
         self.wallClockSynchronized = wallClockSynchronized
     }
 
-    /// Time elapsed from `earlier` to this reading.
-    ///
-    /// Within one boot this is measured on the monotonic clock, so wall-clock jumps cannot make a
-    /// countdown early or late. Across a reboot only the wall clock links the two readings.
+    /// Time that has certainly elapsed from `earlier` to this reading: exact within one boot (on the
+    /// monotonic clock, so wall-clock jumps cannot make a countdown early or late) and across a
+    /// reboot with synchronised wall clocks; otherwise a lower bound. See `elapsedTime(since:)`.
     public func elapsed(since earlier: DeviceInstant) -> Duration {
-        if earlier.bootID == bootID {
-            return uptime - earlier.uptime
-        }
-        return wall - earlier.wall
+        elapsedTime(since: earlier).lowerBound
     }
 
     /// This instant moved forward by `duration` on both clocks (used by tests and projections).

@@ -14,19 +14,25 @@ public struct CheckInStoreClient: Sendable {
     public var saveSettings: @Sendable (StoredSettings) async throws(StoreFailure) -> Void
     /// How many check-ins wait to be uploaded.
     public var pendingUploadCount: @Sendable () async throws(StoreFailure) -> Int
+    /// Once the wall clock is synchronised: check-ins of `now`'s boot stamped with an unsynchronised
+    /// wall clock get wall = now.wall − (now.uptime − their uptime) and count as synchronised.
+    /// Returns how many were changed.
+    public var reanchorWallTimes: @Sendable (_ now: DeviceInstant) async throws(StoreFailure) -> Int
 
     public init(
         record: @escaping @Sendable (NewCheckIn) async throws(StoreFailure) -> CheckInRecord,
         history: @escaping @Sendable (_ limit: Int) async throws(StoreFailure) -> [CheckInRecord],
         loadSettings: @escaping @Sendable () async throws(StoreFailure) -> StoredSettings?,
         saveSettings: @escaping @Sendable (StoredSettings) async throws(StoreFailure) -> Void,
-        pendingUploadCount: @escaping @Sendable () async throws(StoreFailure) -> Int
+        pendingUploadCount: @escaping @Sendable () async throws(StoreFailure) -> Int,
+        reanchorWallTimes: @escaping @Sendable (_ now: DeviceInstant) async throws(StoreFailure) -> Int = { _ in 0 }
     ) {
         self.record = record
         self.history = history
         self.loadSettings = loadSettings
         self.saveSettings = saveSettings
         self.pendingUploadCount = pendingUploadCount
+        self.reanchorWallTimes = reanchorWallTimes
     }
 }
 

@@ -12,6 +12,8 @@ public actor CheckInDatabase {
     /// The database file, as given to `open(path:)`.
     public nonisolated let path: String
     private let connection: Connection
+    /// Compiled once: parsing the INSERT was a large share of a check-in's CPU time.
+    private var cachedInsert: Statement?
 
     init(connection: Connection) {
         self.path = connection.path
@@ -26,11 +28,8 @@ public actor CheckInDatabase {
         let stored = CheckInRecord(NewCheckIn(id: new.id, at: new.at.truncatedToMicroseconds, source: new.source))
         do throws(SQLiteError) {
             try connection.transaction { () throws(SQLiteError) in
-                let insert = try connection.prepare("""
-                    INSERT INTO check_ins (id, insertion_order, wall_time_us, uptime_us, boot_id,
-                                           wall_clock_synchronized, source)
-                    VALUES (?1, (SELECT coalesce(max(insertion_order), 0) + 1 FROM check_ins), ?2, ?3, ?4, ?5, ?6)
-                    """)
+                let insert = try insertStatement()
+                defer { insert.reset() }
                 try insert.bind(
                     .text(stored.id.description),
                     .integer(stored.at.wall.microsecondsSinceEpoch),
@@ -86,6 +85,29 @@ public actor CheckInDatabase {
             }
         } catch {
             throw StoreFailure(error, while: "mark \(ids.count) check-ins as uploaded")
+        }
+    }
+
+    /// Re-anchors the wall time of check-ins stamped on `now`'s boot before the wall clock was
+    /// synchronised: wall = now.wall − (now.uptime − uptime), i.e. measured back from a trusted wall
+    /// reading on the monotonic clock. They then count as synchronised. Call only with a synchronised
+    /// `now`; returns how many rows changed (in one transaction).
+    @discardableResult
+    public func reanchorWallTimes(now: DeviceInstant) throws(StoreFailure) -> Int {
+        guard now.wallClockSynchronized else { return 0 }
+        do throws(SQLiteError) {
+            return try connection.transaction { () throws(SQLiteError) -> Int in
+                let update = try connection.prepare("""
+                    UPDATE check_ins SET wall_time_us = ?1 - (?2 - uptime_us), wall_clock_synchronized = 1
+                    WHERE boot_id = ?3 AND wall_clock_synchronized = 0 AND uptime_us <= ?2
+                    """)
+                try update.bind(.integer(now.wall.microsecondsSinceEpoch), .integer(now.uptime.wholeMicroseconds),
+                                .text(now.bootID))
+                try update.step()
+                return connection.changes
+            }
+        } catch {
+            throw StoreFailure(error, while: "re-anchor the wall time of unsynchronised check-ins")
         }
     }
 
@@ -168,6 +190,17 @@ public actor CheckInDatabase {
     }
 
     // MARK: Helpers
+
+    private func insertStatement() throws(SQLiteError) -> Statement {
+        if let cachedInsert { return cachedInsert }
+        let insert = try connection.prepare("""
+            INSERT INTO check_ins (id, insertion_order, wall_time_us, uptime_us, boot_id,
+                                   wall_clock_synchronized, source)
+            VALUES (?1, (SELECT coalesce(max(insertion_order), 0) + 1 FROM check_ins), ?2, ?3, ?4, ?5, ?6)
+            """)
+        cachedInsert = insert
+        return insert
+    }
 
     private func fetchRecords(_ sql: String, limit: Int, while action: String) throws(StoreFailure) -> [CheckInRecord] {
         var records: [CheckInRecord] = []

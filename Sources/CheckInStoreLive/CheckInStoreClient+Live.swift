@@ -8,7 +8,8 @@ extension CheckInDatabase {
             history: { limit async throws(StoreFailure) in try await self.history(limit: limit) },
             loadSettings: { () async throws(StoreFailure) in try await self.loadSettings() },
             saveSettings: { stored async throws(StoreFailure) in try await self.saveSettings(stored) },
-            pendingUploadCount: { () async throws(StoreFailure) in try await self.pendingUploadCount() }
+            pendingUploadCount: { () async throws(StoreFailure) in try await self.pendingUploadCount() },
+            reanchorWallTimes: { now async throws(StoreFailure) in try await self.reanchorWallTimes(now: now) }
         )
     }
 }

@@ -13,18 +13,26 @@ public enum ControlCoding {
     public static func decode<T: Decodable>(_ type: T.Type, from line: String) -> Result<T, ControlProtocolError> {
         do {
             return .success(try JSONDecoder().decode(type, from: Data(line.utf8)))
-        } catch let DecodingError.dataCorrupted(context) {
+        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
             return .failure(ControlProtocolError("not valid JSON: \(context.debugDescription)"))
+        } catch let DecodingError.dataCorrupted(context) {
+            // Valid JSON with a value that is not allowed (an unknown command, say).
+            return .failure(ControlProtocolError("invalid value at \(place(context.codingPath)): \(context.debugDescription)"))
         } catch let DecodingError.keyNotFound(key, _) {
             return .failure(ControlProtocolError("missing field '\(key.stringValue)'"))
         } catch let DecodingError.typeMismatch(_, context) {
-            return .failure(ControlProtocolError("wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"))
+            return .failure(ControlProtocolError("wrong type at \(place(context.codingPath))"))
         } catch let DecodingError.valueNotFound(_, context) {
-            return .failure(ControlProtocolError("missing value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"))
+            return .failure(ControlProtocolError("missing value at \(place(context.codingPath))"))
         } catch {
             return .failure(ControlProtocolError("unreadable message: \(error)"))
         }
     }
+}
+
+/// Where in the message a problem is, for people: `'status.leds.0'`, or the message itself.
+private func place(_ path: [any CodingKey]) -> String {
+    path.isEmpty ? "the top level (a message is one JSON object)" : "'\(path.map(\.stringValue).joined(separator: "."))'"
 }
 
 public struct ControlProtocolError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -45,10 +45,15 @@ public struct StatusReport: Codable, Hashable, Sendable {
     public var wallClockSynchronized: Bool
     /// ISO 8601 UTC, the daemon's wall clock when it answered.
     public var now: String
+    /// True when the last check-in was on an earlier boot and the wall clock cannot be trusted yet:
+    /// the time since it is only a lower bound, `secondsLeft` the most that can be left, and the
+    /// phase at most `reminder` until the clock is synchronised (docs/time.md).
+    public var elapsedTimeUnknown: Bool?
 
     public init(phase: String, indicator: String, lastCheckIn: CheckInReport?, deadline: String?, secondsLeft: Int64?,
                 settings: SettingsReport, leds: [LEDReport], queueDepth: Int, error: String?, isCheckingIn: Bool,
-                button: String, gpioBackend: String, wallClockSynchronized: Bool, now: String) {
+                button: String, gpioBackend: String, wallClockSynchronized: Bool, now: String,
+                elapsedTimeUnknown: Bool? = nil) {
         self.phase = phase
         self.indicator = indicator
         self.lastCheckIn = lastCheckIn
@@ -63,6 +68,7 @@ public struct StatusReport: Codable, Hashable, Sendable {
         self.gpioBackend = gpioBackend
         self.wallClockSynchronized = wallClockSynchronized
         self.now = now
+        self.elapsedTimeUnknown = elapsedTimeUnknown
     }
 }
 

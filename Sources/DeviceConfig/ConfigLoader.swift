@@ -200,6 +200,12 @@ struct ConfigLoader {
             activeLow: value(buttonTable, "button", "active_low", true, ValueRules.bool),
             bias: value(buttonTable, "button", "bias", .pullUp, ValueRules.choice(ButtonConfiguration.Bias.self))
         )
+        // A hold shorter than the debounce could never be seen as a long press.
+        if button.longPress <= button.debounce, let entry = buttonTable?["long_press"] ?? buttonTable?["debounce"] {
+            report("button." + entry.key, at: entry.value,
+                   "long_press \(DurationText.format(button.longPress)) must be longer than debounce "
+                       + DurationText.format(button.debounce))
+        }
 
         var gpio = GPIOConfiguration(
             backend: value(table("gpio"), "gpio", "backend", .simulated, ValueRules.choice(GPIOConfiguration.Backend.self)),

@@ -146,7 +146,8 @@ final class ControlHandler {
             button: state.button.rawValue,
             gpioBackend: gpioBackend,
             wallClockSynchronized: now.wallClockSynchronized,
-            now: now.wall.iso8601
+            now: now.wall.iso8601,
+            elapsedTimeUnknown: state.elapsedTimeUnknown
         )
     }
 }

@@ -3,12 +3,13 @@ import CheckInModels
 import CheckInStoreClient
 import CheckInStoreLive
 import ComposableCore
+import ControlProtocol
 import ControlSocket
 public import DeviceClock
 import DeviceClockLive
 public import DeviceConfig
 import GPIOClient
-import GPIOSimulated
+public import GPIOSimulated
 import LEDLanguage
 public import Logging
 import SimulatorTerminal
@@ -19,7 +20,8 @@ import SimulatorTerminal
 public final class Device {
     public let configuration: DeviceConfiguration
     let store: Store<CheckInFeature>
-    let database: CheckInDatabase
+    /// The check-in store, kept trying while it cannot be opened (see StoreSupervisor).
+    let storeSupervisor: StoreSupervisor
     let gpio: GPIOClient
     let simulator: SimulatedGPIO?
     let leds: LEDDriver
@@ -29,6 +31,7 @@ public final class Device {
     private var controlServer: ControlServer?
     private var terminal: SimulatorTerminal?
     private var buttonLoop: Task<Void, Never>?
+    private var wallClockMonitor: WallClockMonitor?
 
     /// Opens the store and the GPIO lines. Nothing runs until `start()`.
     public init(configuration: DeviceConfiguration, clock: DeviceClock, logger: Logger) throws(StartupError) {
@@ -36,7 +39,8 @@ public final class Device {
         self.clock = clock
         self.logger = logger
 
-        database = try Self.openStore(at: configuration.storePath, logger: logger)
+        // A store that cannot be opened does not stop the daemon: it shows the fault and retries.
+        storeSupervisor = StoreSupervisor(path: configuration.storePath, logger: logger, sleep: clock.sleep)
 
         let leds = configuration.ledLanguage.leds
         switch configuration.gpio.backend {
@@ -55,7 +59,7 @@ public final class Device {
             gpio = try Self.openLibgpiod(configuration, logger: logger)
         }
 
-        let feature = CheckInFeature(store: database.client, clock: clock)
+        let feature = CheckInFeature(store: storeSupervisor.client, clock: clock)
         store = Store(
             initialState: CheckInFeature.State(
                 configuredSettings: configuration.configuredSettings,
@@ -74,22 +78,8 @@ public final class Device {
         )
     }
 
-    static func openStore(at path: String, logger: Logger) throws(StartupError) -> CheckInDatabase {
-        do {
-            return try CheckInDatabase.open(path: path)
-        } catch where error.kind == .corrupt {
-            // The damaged file was moved aside (never deleted); start a fresh store beside it and
-            // keep saying so, loudly, so someone recovers the old one.
-            logger.critical("\(error.message)")
-            do {
-                return try CheckInDatabase.open(path: path)
-            } catch {
-                throw .store("check-in store \(path): \(error.message)")
-            }
-        } catch {
-            throw .store("check-in store \(path): \(error.message)")
-        }
-    }
+    /// The simulated board when `[gpio] backend = "simulated"` (the benchmark presses it directly).
+    public var simulatedGPIO: SimulatedGPIO? { simulator }
 
     /// How the simulated board is shown in a terminal, if at all.
     public struct TerminalView: Sendable {
@@ -122,6 +112,26 @@ public final class Device {
         }
         leds.show(store.state.indicator)
         store.send(.daemonStarted)
+        // MARK: Store faults (StoreSupervisor): say that a damaged file was replaced; reload once a
+        // store that could not be opened opens, from the back-off loop or from a press.
+        if let replaced = storeSupervisor.replacedDamagedFile {
+            store.send(.setError(DeviceError(.storeReplaced, replaced)))
+        }
+        Task { [storeSupervisor, store] in
+            await storeSupervisor.superviseOpening(opened: { @MainActor in
+                store.send(.loadCheckInSettings)
+                store.send(.loadCheckInHistory)
+            })
+        }
+        // MARK: end of store faults
+        // MARK: Wall clock (docs/time.md): sets, NTP steps and the first synchronisation reach the feature.
+        do {
+            wallClockMonitor = try WallClockMonitor.start { [store] in
+                Task { @MainActor in store.send(.wallClockChanged) }
+            }
+        } catch {
+            logger.warning("wall-clock steps will only be noticed at the next event: \(error)")
+        }
 
         let events = gpio.buttonEvents
         buttonLoop = Task { [store, logger] in
@@ -136,10 +146,14 @@ public final class Device {
             simulatePress = { hold in _ = await simulator.press(hold: hold) }
         }
         let handler = ControlHandler(
-            store: store, storeClient: database.client, leds: leds, clock: clock,
+            store: store, storeClient: storeSupervisor.client, leds: leds, clock: clock,
             gpioBackend: configuration.gpio.backend.rawValue, simulatePress: simulatePress, waiters: waiters
         )
-        let server = ControlServer(path: configuration.controlSocket) { line, _ in await handler.handle(line) }
+        let server = ControlServer(
+            path: configuration.controlSocket,
+            // Refusals in the protocol's own JSON, so lifesignalctl shows the reason, not a parse error.
+            rejectionReply: { ControlCoding.encode(ControlResponse.failure(ControlServer.plainRejectionReply($0))) }
+        ) { line, _ in await handler.handle(line) }
         do {
             try server.start()
         } catch {
@@ -194,6 +208,8 @@ public final class Device {
         }
         store.cancelAllEffects()
         buttonLoop?.cancel()
+        await storeSupervisor.stop()
+        wallClockMonitor?.stop()
         leds.stop()
         gpio.shutdown()
         logger.notice("lifesignald stopped")

@@ -26,6 +26,16 @@ struct FeatureLog {
                 logger.notice("long press (no action is assigned to it yet)")
             }
         }
+        if case .wallClockChanged = action {
+            logger.info("wall clock changed; the countdown runs on monotonic time and did not move")
+        }
+        if before.elapsedTimeUnknown != after.elapsedTimeUnknown {
+            if after.elapsedTimeUnknown {
+                logger.warning("time since the last check-in is unknown (it was on an earlier boot and the wall clock is not synchronised): showing reminder until the clock is synchronised or a check-in")
+            } else {
+                logger.notice("time since the last check-in is known again")
+            }
+        }
         if before.phase.name != after.phase.name {
             var metadata: Logger.Metadata = [:]
             if let countdown = after.phase.countdown {

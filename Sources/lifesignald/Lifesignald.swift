@@ -3,19 +3,25 @@ import ArgumentParser
 import DeviceRuntime
 import Glibc
 import LinuxIO
+@_spi(ExperimentalCustomExecutors) import SingleThreadExecutor
 
 @main
 struct Lifesignald: AsyncParsableCommand {
+    /// Every Swift job and timer runs on the main thread's loop, which sleeps until its next
+    /// deadline: the runtime's Dispatch-based executors would wake the idle daemon every second.
+    typealias DefaultExecutorFactory = SingleThreadExecutorFactory
+
     static let configuration = CommandConfiguration(
         commandName: "lifesignald",
         abstract: "The LifeSignal check-in device daemon: one press says \"I'm OK\".",
         discussion: """
             Reads the button and drives the LEDs, keeps the check-in countdown, and stores every \
-            check-in durably before acknowledging it. Without a config file it runs on simulated GPIO \
+            check-in durably before acknowledging it. A check-in store that cannot be opened does not \
+            stop it: it shows the fault and retries with back-off. Without a config file it runs on simulated GPIO \
             with a local store. Control it with lifesignalctl.
 
             Exit codes: 0 stopped cleanly; 78 configuration error (fix the file; do not restart); \
-            73 check-in store unavailable; 69 GPIO unavailable; 71 OS resource (control socket) failed; \
+            69 GPIO unavailable; 71 OS resource (control socket) failed; \
             70 internal error.
             """
     )

@@ -43,7 +43,20 @@ final class FakeCheckInStore: Sendable {
             history: { [self] limit in contents.withLock { Array($0.records.prefix(limit)) } },
             loadSettings: { [self] in contents.withLock { $0.settings } },
             saveSettings: { [self] settings in contents.withLock { $0.settings = settings } },
-            pendingUploadCount: { [self] in contents.withLock { $0.records.count } }
+            pendingUploadCount: { [self] in contents.withLock { $0.records.count } },
+            reanchorWallTimes: { [self] now in
+                contents.withLock { contents in
+                    var changed = 0
+                    for index in contents.records.indices {
+                        let at = contents.records[index].at
+                        guard now.wallClockSynchronized, at.bootID == now.bootID, !at.wallClockSynchronized else { continue }
+                        contents.records[index].at.wall = now.wall + (.zero - (now.uptime - at.uptime))
+                        contents.records[index].at.wallClockSynchronized = true
+                        changed += 1
+                    }
+                    return changed
+                }
+            }
         )
     }
 

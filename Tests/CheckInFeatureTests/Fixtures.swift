@@ -23,6 +23,8 @@ class FeatureTestCase: XCTestCase {
         bootID: bootA, wallClockSynchronized: true)
 
     var clock: TestClock<Duration>!
+    /// Moves the wall clock (a step, a set, NTP) and its synchronisation flag, leaving monotonic time alone.
+    let wallClock = WallClockControl()
     var fake: FakeCheckInStore!
     final class Counter: Sendable { let value = Mutex<UInt64>(0) }
     let idCounter = Counter()
@@ -33,13 +35,15 @@ class FeatureTestCase: XCTestCase {
         records: [CheckInRecord] = [],
         stored: StoredSettings? = StoredSettings(settings: .default, version: 1, appliedFromConfig: nil),
         configured: CheckInSettings? = nil,
-        policy: SettingsPolicy = .standard
+        policy: SettingsPolicy = .standard,
+        bootingAt boot: DeviceInstant = FeatureTestCase.start
     ) -> TestStore<CheckInFeature> {
         clock = TestClock()
         fake = FakeCheckInStore(records: records, settings: stored)
+        let monotonic = DeviceClock.driven(by: clock, startingAt: boot)
         let feature = CheckInFeature(
             store: fake.client,
-            clock: .driven(by: clock, startingAt: Self.start),
+            clock: DeviceClock(now: { [wallClock] in wallClock.adjust(monotonic.now()) }, sleep: monotonic.sleep),
             newCheckInID: { [idCounter] in
                 idCounter.value.withLock { count in
                     count += 1
@@ -51,6 +55,28 @@ class FeatureTestCase: XCTestCase {
             initialState: CheckInFeature.State(configuredSettings: configured, policy: policy),
             reducer: feature
         )
+    }
+
+    /// Everything about the wall clock that a test can change while monotonic time runs on.
+    final class WallClockControl: Sendable {
+        private let state = Mutex<(step: Duration, synchronized: Bool?)>((.zero, nil))
+
+        /// Steps the wall clock by `step` (on top of earlier steps); `synchronized` sets the flag.
+        func step(by step: Duration, synchronized: Bool? = nil) {
+            state.withLock { state in
+                state.step += step
+                if let synchronized { state.synchronized = synchronized }
+            }
+        }
+
+        func adjust(_ instant: DeviceInstant) -> DeviceInstant {
+            var adjusted = instant
+            state.withLock { state in
+                adjusted.wall = adjusted.wall + state.step
+                if let synchronized = state.synchronized { adjusted.wallClockSynchronized = synchronized }
+            }
+            return adjusted
+        }
     }
 
     /// The id the n-th check-in of a test gets.

@@ -64,6 +64,36 @@ final class StartupTests: FeatureTestCase {
         await stop(store)
     }
 
+    func testStoreThatOpensLaterClearsTheFaultWhenItsHistoryLoads() async {
+        // The daemon's store supervisor reloads once a store that could not be opened opens.
+        let last = Self.record(ago: Self.hour)
+        let store = makeStore(records: [last])
+        store.send(.daemonStarted) { $0.isRunning = true }
+        await store.receive(.loadCheckInSettings)
+        await store.receive(.loadCheckInHistory) { $0.isLoadingHistory = true }
+        await store.receive(.checkInSettingsResponse(.success(fake.settings))) {
+            $0.hasLoadedSettings = true
+            $0.settingsVersion = 1
+        }
+        await store.receive(.checkInHistoryResponse(.success([last]))) {
+            $0.isLoadingHistory = false
+            $0.hasLoadedHistory = true
+            $0.history = [last]
+            $0.phase = .checkedIn(self.countdown(remaining: Self.hour * 23))
+        }
+        store.send(.checkInHistoryResponse(.failure(StoreFailure(.readOnly, "cannot write x")))) {
+            $0.error = DeviceError(.storeUnavailable, "check-in history could not be read: cannot write x")
+        }
+        XCTAssertEqual(store.state.indicator, .fault)
+        store.send(.loadCheckInHistory) { $0.isLoadingHistory = true }
+        await store.receive(.checkInHistoryResponse(.success([last]))) {
+            $0.isLoadingHistory = false
+            $0.error = nil
+        }
+        XCTAssertEqual(store.state.indicator, .checkedIn)
+        await stop(store)
+    }
+
     func testEditedConfigSettingsAreAppliedAndSaved() async {
         let configured = CheckInSettings(interval: Self.hour * 16, reminder: Self.hour)
         let last = Self.record(ago: Self.hour * 10)

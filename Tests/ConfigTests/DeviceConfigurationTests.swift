@@ -201,6 +201,13 @@ final class DeviceConfigurationTests: XCTestCase {
         ])
     }
 
+    func testLongPressMustOutlastTheDebounce() throws {
+        XCTAssertEqual(problems("[button]\ndebounce = \"1s\"\nlong_press = \"800ms\"\n"), [
+            "/etc/lifesignal/lifesignald.toml:3:14: button.long_press: long_press 800ms must be longer than debounce 1s",
+        ])
+        XCTAssertEqual(try loaded("[button]\ndebounce = \"1s\"\nlong_press = \"1001ms\"\n").button.longPress, .milliseconds(1001))
+    }
+
     func testDurationsOutOfRangeWrongTypeAndGarbage() {
         XCTAssertEqual(problems("""
             [button]

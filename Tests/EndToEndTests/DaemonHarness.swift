@@ -18,11 +18,12 @@ final class DaemonHarness {
             .deletingLastPathComponent()
     }
 
-    init(interval: String = "6s", reminder: String = "3s", config extra: String = "") throws {
+    init(interval: String = "6s", reminder: String = "3s", config extra: String = "", logLevel: String = "debug",
+         storePath customStorePath: String? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         socketPath = directory.appendingPathComponent("run/control.sock").path
-        storePath = directory.appendingPathComponent("state/lifesignal.sqlite").path
+        storePath = customStorePath ?? directory.appendingPathComponent("state/lifesignal.sqlite").path
         configPath = directory.appendingPathComponent("lifesignald.toml").path
         let config = """
             [check_in]
@@ -45,7 +46,7 @@ final class DaemonHarness {
             acknowledgement = "400ms"
 
             [log]
-            level = "debug"
+            level = "\(logLevel)"
             \(extra)
             """
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
@@ -57,11 +58,17 @@ final class DaemonHarness {
     }
 
     /// Starts the daemon and waits until its control socket answers.
-    func start(file: StaticString = #filePath, line: UInt = #line) throws {
+    func start(environment extra: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws {
+        try start(environment: extra, waitingWith: { (try? self.status()) != nil }, file: file, line: line)
+    }
+
+    /// Starts the daemon and waits until `isReady` (e.g. a direct socket request) says it answers.
+    func start(environment extra: [String: String] = [:], waitingWith isReady: @escaping () -> Bool,
+               file: StaticString = #filePath, line: UInt = #line) throws {
         let process = Process()
         process.executableURL = Self.binaries.appendingPathComponent("lifesignald")
         process.arguments = ["--config", configPath]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path].merging(extra) { $1 }
         let logURL = directory.appendingPathComponent("daemon-\(Date().timeIntervalSince1970).log")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let log = try FileHandle(forWritingTo: logURL)
@@ -72,8 +79,18 @@ final class DaemonHarness {
         daemon = process
         daemonLog = log
         try waitUntil("the daemon answers on its socket", file: file, line: line) {
-            (try? self.status()) != nil
+            if let daemon = self.daemon, !daemon.isRunning {
+                throw HarnessError("lifesignald exited (\(daemon.terminationStatus)) before it answered:\n\(self.log)")
+            }
+            return isReady()
         }
+    }
+
+    /// Waits for a daemon that was killed from elsewhere (e.g. by a client thread) to be gone.
+    func reap() {
+        guard let daemon else { return }
+        daemon.waitUntilExit()
+        self.daemon = nil
     }
 
     /// Kills the daemon with SIGKILL: no shutdown code runs at all (a power cut, for the store).
