@@ -71,7 +71,7 @@ final class LibgpiodHardware: Sendable {
         log.info("""
             libgpiod \(LibgpiodLibrary.version) (API v\(LibgpiodLibrary.apiMajor)): \
             button \(buttonTarget), \(config.button.activeLow ? "active-low" : "active-high"), \
-            bias \(config.button.bias.rawValue), debounce \(config.button.debounce) \
+            bias \(config.button.bias.rawValue), debounce \(config.button.debounce.microseconds / 1000) ms \
             \(LibgpiodLibrary.hasKernelDebounce ? "in the kernel" : "in user space")\(initialLevel ? ", held at start" : ""); \
             LEDs \(ledTargets.joined(separator: ", "))
             """)

@@ -10,6 +10,7 @@ check "lifesignald starts" start_daemon
 press; usleep 100000; release
 check "first check-in shown (green steady)" wait_for '[ "$(leds)" = 100 ]' 5
 check "220 check-ins acknowledged (20 warm-up)" sim-button latency "$SIM/sim_gpio$BUTTON/pull" "$SIM/sim_gpio13/value" 200 20 50 20 release
-check "every one stored" [ "$(checkins)" = 221 ]
+stored=$(checkins)
+check "every one stored ($stored of 221)" [ "$stored" = 221 ]
 kill -TERM $DAEMON; wait $DAEMON
 finish
