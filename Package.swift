@@ -4,7 +4,8 @@
 // Modules by responsibility (see docs/architecture.md):
 //   pure logic        ComposableCore, CheckInModels, CheckInFeature, LEDLanguage, ConfigFile, DeviceConfig
 //   client interfaces DeviceClock, GPIOClient, CheckInStoreClient
-//   live clients      DeviceClockLive, GPIOSimulated, CheckInStoreLive (over SQLiteDatabase/CSQLite)
+//   live clients      DeviceClockLive, GPIOSimulated (+ SimulatorTerminal), CheckInStoreLive (over
+//                     SQLiteDatabase/CSQLite), LinuxIO (eventfd, poll threads; over CLinuxSupport)
 //   daemon plumbing   ControlProtocol, ControlSocket, DeviceRuntime (the composition root), OperatorCLI
 //   executables       lifesignald, lifesignalctl
 import PackageDescription
@@ -14,6 +15,11 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
+
+/// Swift 6.3's executor factory (`typealias DefaultExecutorFactory` on the `@main` type) is SPI
+/// marked available from future Apple OS versions; without this flag the compiler silently ignores
+/// the typealias. Allowed because this is the root package.
+let customExecutorSettings: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-availability-checking"])]
 
 extension Target {
     static func module(_ name: String, _ deps: [Target.Dependency] = []) -> Target {
@@ -72,13 +78,31 @@ let package = Package(
         ),
         .module("SQLiteDatabase", ["CSQLite"]),
         .module("CheckInStoreLive", ["CheckInStoreClient", "CheckInModels", "SQLiteDatabase"]),
-        // Linux-only C declarations (eventfd, accept4, struct ucred, adjtimex) that the Glibc module hides.
+        // Linux-only C declarations the Glibc module hides: eventfd, pthread_setname_np, adjtimex.
         .systemLibrary(name: "CLinuxSupport"),
         .module("DeviceClockLive", ["DeviceClock", "CheckInModels", "CLinuxSupport", "LinuxIO"]),
         .module("GPIOSimulated", ["GPIOClient"]),
-        // Owned file descriptors, an eventfd wake-up and a dedicated pthread for poll loops.
+        // SystemError (errno text), an eventfd wake-up and a dedicated pthread for poll loops.
         .module("LinuxIO", ["CLinuxSupport"]),
         .module("SimulatorTerminal", ["GPIOSimulated", "LinuxIO"]),
+        // libgpiod 1.x or 2.x, whichever pkg-config finds; the shim hides the difference.
+        .systemLibrary(
+            name: "CGPIOD",
+            pkgConfig: "libgpiod",
+            providers: [.apt(["libgpiod-dev"])]
+        ),
+        .module("GPIOLibgpiod", ["GPIOClient", "CGPIOD", "LinuxIO", log]),
+        // The libgpiod backend alone, run inside the HIL guest (hil/run): see docs/hil.md.
+        .executableTarget(
+            name: "lifesignal-gpio-probe", dependencies: ["GPIOLibgpiod", "GPIOClient", log],
+            path: "hil/probe", swiftSettings: strictSettings),
+        // The systemd notification protocol ($NOTIFY_SOCKET datagrams), without libsystemd.
+        .module("SystemdNotify", ["LinuxIO"]),
+        // One loop thread for every Swift job and timer, so an idle daemon does not wake (see
+        // docs/architecture.md and BENCHMARKS.md). Uses Swift 6.3's experimental executor SPI.
+        .systemLibrary(name: "CEventLoopSupport"),
+        .target(name: "SingleThreadExecutor", dependencies: ["CEventLoopSupport", "LinuxIO"],
+                swiftSettings: strictSettings + customExecutorSettings),
 
         // MARK: Daemon plumbing and executables
         .module("ControlProtocol", ["CheckInModels"]),
@@ -86,17 +110,26 @@ let package = Package(
         .module("DeviceRuntime", [
             "ComposableCore", "CheckInFeature", "CheckInModels", "DeviceClock", "DeviceClockLive",
             "GPIOClient", "GPIOSimulated", "CheckInStoreClient", "CheckInStoreLive", "LEDLanguage",
-            "DeviceConfig", "ControlProtocol", "ControlSocket", "SimulatorTerminal", "LinuxIO", log, lifecycle,
+            "DeviceConfig", "ControlProtocol", "ControlSocket", "SimulatorTerminal", "LinuxIO", "GPIOLibgpiod",
+            "SystemdNotify", log, lifecycle,
         ]),
-        .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO", argumentParser]),
-        .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "LinuxIO", argumentParser], swiftSettings: strictSettings),
+        .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO",
+                                 "SQLiteDatabase", "CLinuxSupport", argumentParser]),
+        .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "LinuxIO", "SingleThreadExecutor", argumentParser],
+                          swiftSettings: strictSettings + customExecutorSettings),
         .executableTarget(name: "lifesignalctl", dependencies: ["OperatorCLI"], swiftSettings: strictSettings),
+        // scripts/bench: drives the release daemon and measures latency, memory, wake-ups, writes.
+        .executableTarget(name: "lifesignal-bench", dependencies: [
+            "DeviceRuntime", "DeviceConfig", "DeviceClock", "DeviceClockLive", "GPIOSimulated", "ControlSocket",
+            "ControlProtocol", "LinuxIO", "SingleThreadExecutor",
+        ], swiftSettings: strictSettings + customExecutorSettings),
 
         // MARK: Tests
         .tests("ComposableCoreTests", ["ComposableCore", "ComposableTestSupport", clocks, concurrencyExtras]),
         .tests("CheckInFeatureTests", ["CheckInFeature", "ComposableTestSupport", clocks, concurrencyExtras]),
         .tests("LEDLanguageTests", ["LEDLanguage"]),
         .tests("GPIOTests", ["GPIOClient", "GPIOSimulated", "SimulatorTerminal"]),
+        .tests("GPIOLibgpiodTests", ["GPIOLibgpiod", "GPIOClient", log]),
         .tests("CheckInStoreLiveTests", ["CheckInStoreLive", "SQLiteDatabase"]),
         .tests("ConfigTests", ["ConfigFile", "DeviceConfig"]),
         .tests("ControlTests", ["ControlSocket"]),
@@ -104,5 +137,9 @@ let package = Package(
         .tests("DeviceClockLiveTests", ["DeviceClockLive", "DeviceClock", "CheckInModels"]),
         .tests("EndToEndTests", ["ControlProtocol", "ControlSocket", "CheckInStoreLive", "CheckInStoreClient", "SQLiteDatabase"]),
         .tests("ArchitectureTests", []),
+        .tests("SystemdNotifyTests", ["SystemdNotify"]),
+        .tests("OperatorCLITests", ["OperatorCLI", "SQLiteDatabase"]),
+        .testTarget(name: "SingleThreadExecutorTests", dependencies: ["SingleThreadExecutor", "LinuxIO"],
+                    swiftSettings: strictSettings + customExecutorSettings),
     ]
 )

@@ -41,14 +41,14 @@ extension CheckInDatabase {
             action = "read the schema version"
             // Checked before anything writes: the journal-mode switch below rewrites the file header.
             let found = try schemaVersion(connection)
-            guard found <= Schema.latestVersion else { throw newerSchema(path: path, found: found) }
+            guard (0...Schema.latestVersion).contains(found) else { throw unknownSchema(path: path, found: found) }
 
             action = "configure durable writes"
             try requireDurableWrites(connection)
 
             action = "migrate the schema"
             let migrated = try migrate(connection)
-            guard migrated <= Schema.latestVersion else { throw newerSchema(path: path, found: migrated) }
+            guard migrated == Schema.latestVersion else { throw unknownSchema(path: path, found: migrated) }
             return connection
         } catch let error as SQLiteError {
             throw StoreFailure(error, while: action)
@@ -81,7 +81,7 @@ extension CheckInDatabase {
     private static func migrate(_ connection: Connection) throws(SQLiteError) -> Int64 {
         try connection.transaction { () throws(SQLiteError) -> Int64 in
             let current = try schemaVersion(connection)
-            guard current < Schema.latestVersion else { return current }
+            guard (0..<Schema.latestVersion).contains(current) else { return current }
             for migration in Schema.migrations[Int(current)...] {
                 for sql in migration {
                     try connection.execute(sql)
@@ -97,8 +97,15 @@ extension CheckInDatabase {
         Int64(try connection.pragma("user_version") ?? "0") ?? 0
     }
 
-    private static func newerSchema(path: String, found: Int64) -> StoreFailure {
-        StoreFailure(.newerSchema, "database \(path) has schema version \(found), but this software knows "
+    /// A version above ours is a newer release's file; a negative one was never written by any
+    /// release (another program's database?). Either way the file is left as it is.
+    private static func unknownSchema(path: String, found: Int64) -> StoreFailure {
+        guard found >= 0 else {
+            return StoreFailure(.unavailable, "database \(path) has schema version \(found), which no release of "
+                + "this software writes: it is probably another program's file. Point the configuration at "
+                + "another path or move the file away; it was left untouched")
+        }
+        return StoreFailure(.newerSchema, "database \(path) has schema version \(found), but this software knows "
             + "versions up to \(Schema.latestVersion): it was written by a newer release. Install that "
             + "release again (or move the file aside to start fresh); the file was left untouched")
     }

@@ -60,6 +60,10 @@ final class ServerLoop: Sendable {
         wakeup.signal()
     }
 
+    /// While set, the listener is not polled: accepting failed for lack of descriptors, and a
+    /// readable listener would otherwise spin the loop.
+    private let acceptPausedUntil = Mutex<ContinuousClock.Instant?>(nil)
+
     func run() {
         var nextID: UInt64 = 0
         connections.withLock { connections in
@@ -73,7 +77,7 @@ final class ServerLoop: Sendable {
                 var fds = [
                     pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0),
                     // A negative descriptor is skipped by poll: at the limit, new clients wait.
-                    pollfd(fd: connections.count < maxConnections ? listener : -1, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: acceptsNow(connections.count) ? listener : -1, events: Int16(POLLIN), revents: 0),
                 ]
                 for id in ids {
                     let connection = connections[id]!
@@ -118,7 +122,13 @@ final class ServerLoop: Sendable {
     private func acceptAll(into connections: inout [UInt64: Connection], nextID: inout UInt64) {
         while connections.count < maxConnections {
             let descriptor = accept(listener, nil, nil)
-            guard descriptor >= 0 else { return }  // EAGAIN: backlog empty; others: try next round
+            guard descriptor >= 0 else {
+                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
+                    // Out of descriptors or memory: the client stays in the backlog; try again soon.
+                    acceptPausedUntil.withLock { $0 = clock.now + .milliseconds(250) }
+                }
+                return  // EAGAIN: backlog empty; others (ECONNABORTED...): next round
+            }
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
             UnixSocket.setNonBlocking(descriptor)
             guard let peer = try? PeerCredentials.of(descriptor) else {
@@ -229,13 +239,23 @@ final class ServerLoop: Sendable {
         }
     }
 
-    /// Milliseconds until the nearest deadline of a connection poll waits on; -1 (forever) when
-    /// there is none, so an idle daemon never wakes.
+    private func acceptsNow(_ connectionCount: Int) -> Bool {
+        guard connectionCount < maxConnections else { return false }
+        return acceptPausedUntil.withLock { paused in
+            if let until = paused, clock.now < until { return false }
+            paused = nil
+            return true
+        }
+    }
+
+    /// Milliseconds until the nearest deadline of a connection poll waits on (or the end of an
+    /// accept pause); -1 (forever) when there is none, so an idle daemon never wakes.
     private func pollTimeout(_ connections: [UInt64: Connection]) -> Int32 {
-        let deadlines = connections.values.compactMap { connection -> ContinuousClock.Instant? in
+        var deadlines = connections.values.compactMap { connection -> ContinuousClock.Instant? in
             if case .handling = connection.phase { return nil }
             return connection.deadline
         }
+        if let paused = acceptPausedUntil.withLock({ $0 }) { deadlines.append(paused) }
         guard let nearest = deadlines.min() else { return -1 }
         let remaining = clock.now.duration(to: nearest)
         guard remaining > .zero else { return 0 }

@@ -22,8 +22,10 @@ public enum Daemon {
         let wantsTerminal = configuration.gpio.backend == .simulated
             && (configuration.simulator.terminal == .on
                 || (configuration.simulator.terminal == .auto && SimulatorTerminal.isInteractive()))
+        let notifications = await ServiceManagerNotifications(environment: environment, logger: logger)
         let service = DeviceService(configuration: configuration, logger: logger, sink: sink,
-                                    terminal: wantsTerminal, useColor: environment["NO_COLOR"] == nil)
+                                    terminal: wantsTerminal, useColor: environment["NO_COLOR"] == nil,
+                                    notifications: notifications)
         let group = ServiceGroup(configuration: .init(
             // The service returns on its own after `q` in the terminal or a start-up failure: that ends the daemon.
             services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
@@ -50,6 +52,7 @@ struct DeviceService: Service {
     let sink: LogSink
     let terminal: Bool
     let useColor: Bool
+    let notifications: ServiceManagerNotifications
     let exitCode = ExitCodeBox()
 
     func run() async throws {
@@ -68,15 +71,18 @@ struct DeviceService: Service {
         } catch {
             let failure = error as? StartupError ?? StartupError(exitCode: 70, "\(error)")
             logger.critical("\(failure.message)")
+            await notifications.startFailed(failure.message)
             await exitCode.set(failure.exitCode)
             return
         }
+        await notifications.deviceStarted(device)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await gracefulShutdown() }
             group.addTask { for await _ in quit { return } }
             await group.next()
             group.cancelAll()
         }
+        await notifications.stopping()
         await device.stop()
     }
 }

@@ -3,12 +3,13 @@ import CheckInModels
 import CheckInStoreClient
 import CheckInStoreLive
 import ComposableCore
+import ControlProtocol
 import ControlSocket
 public import DeviceClock
 import DeviceClockLive
 public import DeviceConfig
 import GPIOClient
-import GPIOSimulated
+public import GPIOSimulated
 import LEDLanguage
 public import Logging
 import SimulatorTerminal
@@ -54,7 +55,8 @@ public final class Device {
             self.simulator = simulator
             gpio = simulator.client
         case .libgpiod:
-            throw .gpio("the libgpiod backend is not built into this version; use [gpio] backend = \"simulated\"")
+            simulator = nil
+            gpio = try Self.openLibgpiod(configuration, logger: logger)
         }
 
         let feature = CheckInFeature(store: storeSupervisor.client, clock: clock)
@@ -75,6 +77,9 @@ public final class Device {
             report: { error in logger.error("LED output failed: \(error)") }
         )
     }
+
+    /// The simulated board when `[gpio] backend = "simulated"` (the benchmark presses it directly).
+    public var simulatedGPIO: SimulatedGPIO? { simulator }
 
     /// How the simulated board is shown in a terminal, if at all.
     public struct TerminalView: Sendable {
@@ -144,7 +149,11 @@ public final class Device {
             store: store, storeClient: storeSupervisor.client, leds: leds, clock: clock,
             gpioBackend: configuration.gpio.backend.rawValue, simulatePress: simulatePress, waiters: waiters
         )
-        let server = ControlServer(path: configuration.controlSocket) { line, _ in await handler.handle(line) }
+        let server = ControlServer(
+            path: configuration.controlSocket,
+            // Refusals in the protocol's own JSON, so lifesignalctl shows the reason, not a parse error.
+            rejectionReply: { ControlCoding.encode(ControlResponse.failure(ControlServer.plainRejectionReply($0))) }
+        ) { line, _ in await handler.handle(line) }
         do {
             try server.start()
         } catch {

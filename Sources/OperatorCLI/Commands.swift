@@ -12,10 +12,12 @@ public struct LifesignalCtl: ParsableCommand {
             Talks to lifesignald over its control socket (--socket, $LIFESIGNAL_SOCKET, \
             /run/lifesignal/control.sock for the installed service, else the per-user default).
 
-            Exit codes: 0 success; 1 the daemon refused (the message says why); 64 bad arguments; \
-            69 the daemon is not reachable.
+            Exit codes: 0 success; 1 the daemon refused (the message says why), or doctor found a \
+            problem; 64 bad arguments; 69 the daemon is not reachable; 78 config check found the \
+            configuration invalid.
             """,
-        subcommands: [Status.self, CheckIn.self, History.self, Settings.self, DismissError.self, Sim.self],
+        subcommands: [Status.self, CheckIn.self, History.self, Settings.self, DismissError.self, Sim.self,
+                      Config.self, Doctor.self],
         defaultSubcommand: Status.self
     )
 
@@ -43,6 +45,12 @@ struct CommonOptions: ParsableArguments {
     func emit<T: Encodable>(_ value: T, text: (T) -> String) {
         print(json ? ControlCoding.encode(value, pretty: true) : text(value))
     }
+
+    /// Sends a request whose answer is the device's status, and prints it.
+    func sendAndShowStatus(_ request: ControlRequest) throws {
+        guard let status = try send(request).status else { throw ExitCode(1) }
+        emit(status, text: Formatting.status)
+    }
 }
 
 struct Status: ParsableCommand {
@@ -50,9 +58,7 @@ struct Status: ParsableCommand {
     @OptionGroup var options: CommonOptions
 
     func run() throws {
-        let response = try options.send(ControlRequest(.status))
-        guard let status = response.status else { throw ExitCode(1) }
-        options.emit(status, text: Formatting.status)
+        try options.sendAndShowStatus(ControlRequest(.status))
     }
 }
 
@@ -132,9 +138,7 @@ struct DismissError: ParsableCommand {
     @OptionGroup var options: CommonOptions
 
     func run() throws {
-        let response = try options.send(ControlRequest(.dismissError))
-        guard let status = response.status else { throw ExitCode(1) }
-        options.emit(status, text: Formatting.status)
+        try options.sendAndShowStatus(ControlRequest(.dismissError))
     }
 }
 
@@ -152,9 +156,7 @@ struct Sim: ParsableCommand {
         var hold = "150ms"
 
         func run() throws {
-            let response = try options.send(ControlRequest(.simPress, hold: hold))
-            guard let status = response.status else { throw ExitCode(1) }
-            options.emit(status, text: Formatting.status)
+            try options.sendAndShowStatus(ControlRequest(.simPress, hold: hold))
         }
     }
 }

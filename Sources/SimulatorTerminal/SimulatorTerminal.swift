@@ -91,10 +91,13 @@ public final class SimulatorTerminal: Sendable {
             TerminalMode.restore()
             throw error
         }
+        // Read outside our lock: the simulator calls `ledsChanged` (which takes our lock) while
+        // holding its own, so taking them in the other order here could deadlock.
+        let levels = gpio.ledLevels
         state.withLock { state in
             state.observation = observation
             state.thread = thread
-            state.levels = gpio.ledLevels
+            state.levels = levels
         }
         write(hideCursor + statusLine())
     }

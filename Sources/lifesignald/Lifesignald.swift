@@ -3,9 +3,14 @@ import ArgumentParser
 import DeviceRuntime
 import Glibc
 import LinuxIO
+@_spi(ExperimentalCustomExecutors) import SingleThreadExecutor
 
 @main
 struct Lifesignald: AsyncParsableCommand {
+    /// Every Swift job and timer runs on the main thread's loop, which sleeps until its next
+    /// deadline: the runtime's Dispatch-based executors would wake the idle daemon every second.
+    typealias DefaultExecutorFactory = SingleThreadExecutorFactory
+
     static let configuration = CommandConfiguration(
         commandName: "lifesignald",
         abstract: "The LifeSignal check-in device daemon: one press says \"I'm OK\".",

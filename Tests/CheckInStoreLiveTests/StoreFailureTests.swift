@@ -47,6 +47,21 @@ final class StoreFailureTests: XCTestCase {
         XCTAssertFalse(directory.exists(path + "-wal"), "no WAL may be started on a file we refuse")
     }
 
+    func testANegativeSchemaVersionIsRefusedAndTheFileLeftUntouched() throws {
+        do {
+            let foreign = try Connection(path: path)
+            try foreign.execute("CREATE TABLE someone_elses (x INTEGER)")
+            try foreign.pragma("user_version", set: "-3")
+        }
+        let before = try directory.read(path)
+
+        let failure = try XCTUnwrap(openFailure(path))
+        XCTAssertEqual(failure.kind, .unavailable)
+        XCTAssertTrue(failure.message.contains("-3"), failure.message)
+        XCTAssertTrue(failure.message.contains(path), failure.message)
+        XCTAssertEqual(try directory.read(path), before)
+    }
+
     // MARK: Corrupt files
 
     func testAGarbageFileIsMovedAsideAndTheNextOpenStartsFresh() async throws {

@@ -211,4 +211,29 @@ final class ControlSocketTests: XCTestCase {
             XCTAssertEqual((error as? ControlSocketError)?.code, .invalidRequest)
         }
     }
+
+    func testClientThatNeverFinishesItsLineIsToldAndDisconnected() throws {
+        let calls = Mutex(0)
+        let server = ControlServer(path: socketPath, requestTimeout: .milliseconds(100)) { _, _ in
+            calls.withLock { $0 += 1 }
+            return "handled"
+        }
+        try server.start()
+        defer { server.stop() }
+
+        let answer = try sendIncompleteRequest("stat", to: socketPath)
+
+        XCTAssertEqual(answer, "error: no complete request line within 100 ms\n")
+        XCTAssertEqual(calls.withLock { $0 }, 0)
+    }
+}
+
+final class GroupLookupTests: XCTestCase {
+    func testGroupOfOurOwnProcessIsFoundByName() throws {
+        guard let entry = getgrgid(getgid()) else { throw XCTSkip("our group has no name here") }
+        let name = String(cString: entry.pointee.gr_name)
+
+        XCTAssertEqual(ControlServer.groupID(named: name), getgid())
+        XCTAssertNil(ControlServer.groupID(named: "no-such-group-lifesignal-test"))
+    }
 }

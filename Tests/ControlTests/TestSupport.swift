@@ -77,3 +77,28 @@ func makeStaleSocket(at path: String) throws {
     close(descriptor)
     guard bound == 0 else { throw XCTSkip("could not bind a stale socket: errno \(errno)") }
 }
+
+/// A raw client that connects and sends `bytes` but never finishes its line, then reads whatever
+/// the server answers until it closes.
+func sendIncompleteRequest(_ bytes: String, to path: String) throws -> String {
+    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(descriptor) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+    }
+    guard connected == 0 else { throw XCTSkip("connect failed: errno \(errno)") }
+    _ = send(descriptor, bytes, bytes.utf8.count, Int32(MSG_NOSIGNAL))
+    var answer: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1024)
+    while true {
+        let count = recv(descriptor, &chunk, chunk.count, 0)
+        guard count > 0 else { break }
+        answer += chunk.prefix(count)
+    }
+    return String(decoding: answer, as: UTF8.self)
+}

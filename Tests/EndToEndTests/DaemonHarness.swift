@@ -58,16 +58,17 @@ final class DaemonHarness {
     }
 
     /// Starts the daemon and waits until its control socket answers.
-    func start(file: StaticString = #filePath, line: UInt = #line) throws {
-        try start(waitingWith: { (try? self.status()) != nil }, file: file, line: line)
+    func start(environment extra: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws {
+        try start(environment: extra, waitingWith: { (try? self.status()) != nil }, file: file, line: line)
     }
 
     /// Starts the daemon and waits until `isReady` (e.g. a direct socket request) says it answers.
-    func start(waitingWith isReady: @escaping () -> Bool, file: StaticString = #filePath, line: UInt = #line) throws {
+    func start(environment extra: [String: String] = [:], waitingWith isReady: @escaping () -> Bool,
+               file: StaticString = #filePath, line: UInt = #line) throws {
         let process = Process()
         process.executableURL = Self.binaries.appendingPathComponent("lifesignald")
         process.arguments = ["--config", configPath]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path].merging(extra) { $1 }
         let logURL = directory.appendingPathComponent("daemon-\(Date().timeIntervalSince1970).log")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let log = try FileHandle(forWritingTo: logURL)

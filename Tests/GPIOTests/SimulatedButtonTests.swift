@@ -159,4 +159,30 @@ final class SimulatedButtonTests: XCTestCase {
         XCTAssertFalse(accepted)
         XCTAssertFalse(gpio.rawLevel)
     }
+
+    func testCancelledPressLetsGoOfTheButton() async throws {
+        let clock = ManualClock()
+        let gpio = makeGPIO(manual: clock)
+        var events = gpio.client.buttonEvents.makeAsyncIterator()
+        let press = Task { await gpio.press(hold: .seconds(60)) }
+
+        // Run the press until the button is down (debounced), i.e. into the long hold.
+        while !gpio.debouncedLevel {
+            try await waitUntil("the press sleeps") { clock.sleeperCount > 0 }
+            if let deadline = clock.nextDeadline { clock.advance(to: deadline) }
+        }
+        let pressed = await events.next()
+        XCTAssertEqual(pressed?.kind, .pressed)
+
+        press.cancel()
+        try await waitUntil("the press ends and a settle timer waits for the release") {
+            !gpio.isPressing && clock.sleeperCount == 1
+        }
+        XCTAssertFalse(gpio.rawLevel, "the finger left the button")
+        clock.advance(by: gpio.debounce)
+        let released = await events.next()
+
+        XCTAssertEqual(released?.kind, .released)
+        gpio.shutdown()
+    }
 }

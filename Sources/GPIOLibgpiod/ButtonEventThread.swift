@@ -1,0 +1,146 @@
+import Glibc
+import GPIOClient
+import LinuxIO
+import Logging
+
+/// The button's own thread: waits in `poll` on the line request's descriptor and a wake-up event,
+/// so it sleeps until an edge (or a debounce/held-recheck deadline) and stops as soon as told to.
+///
+/// A plain pthread (LinuxIO's `DedicatedThread`) rather than a Dispatch queue or a Task: a
+/// blocking wait does not belong on the cooperative pool, and any Dispatch global queue starts
+/// libdispatch's once-a-second pool monitor for the life of the process.
+final class ButtonEventThread: Sendable {
+    private let thread: DedicatedThread
+    private let wakeup: WakeupEvent
+
+    /// Starts the thread, which takes sole ownership of the request and releases it when it
+    /// ends. `continuation` is finished when the thread ends, for whatever reason.
+    init(
+        request handover: ThreadHandover<LineRequest>,
+        tracker: ButtonLineTracker,
+        continuation: AsyncStream<ButtonEvent>.Continuation,
+        log: Logger
+    ) throws(GPIOError) {
+        let target = handover.value.target
+        do {
+            let wakeup = try WakeupEvent()
+            let loop = ThreadHandover(value: ButtonEventLoop(
+                request: handover.value, stopDescriptor: wakeup.descriptor, tracker: tracker,
+                continuation: continuation, log: log))
+            self.thread = try DedicatedThread.start(name: "gpio-button") { loop.value.run() }
+            self.wakeup = wakeup
+        } catch {
+            throw GPIOError(operation: LibgpiodOperation.startEventThread, target: target, reason: error.description)
+        }
+    }
+
+    /// Wakes the thread and waits until it has released the line. Call once.
+    func stop() {
+        wakeup.signal()
+        thread.join()
+    }
+}
+
+/// The thread's state; lives on that thread only.
+private final class ButtonEventLoop {
+    let request: LineRequest
+    let stopDescriptor: Int32
+    var tracker: ButtonLineTracker
+    let continuation: AsyncStream<ButtonEvent>.Continuation
+    let log: Logger
+
+    init(request: LineRequest, stopDescriptor: Int32, tracker: ButtonLineTracker,
+         continuation: AsyncStream<ButtonEvent>.Continuation, log: Logger) {
+        self.request = request
+        self.stopDescriptor = stopDescriptor
+        self.tracker = tracker
+        self.continuation = continuation
+        self.log = log
+    }
+
+    func run() {
+        defer { continuation.finish() }
+        do {
+            try loop()
+        } catch {
+            log.error("button line failed, no more button events: \(error)")
+        }
+    }
+
+    private func loop() throws(GPIOError) {
+        var descriptors = [
+            pollfd(fd: request.eventDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stopDescriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        while true {
+            let ready = waitForReady(&descriptors)
+            if descriptors[1].revents != 0 { return }  // stop asked
+            if ready > 0 && descriptors[0].revents & Int16(POLLIN) != 0 {
+                for edge in try request.readEdges() {
+                    let (events, lost) = tracker.edge(edge)
+                    events.forEach(deliver)
+                    if lost > 0 {
+                        log.warning("kernel dropped \(lost) edge event(s) on \(request.target); re-reading the level")
+                        tracker.levelRead(try request.value(), at: monotonicNow())
+                    }
+                }
+            } else if ready > 0 && descriptors[0].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
+                throw GPIOError(
+                    operation: LibgpiodOperation.readEvents, target: request.target,
+                    reason: "the line's descriptor reported an error (chip removed?)")
+            }
+            try settleAndRecheck()
+        }
+    }
+
+    /// Delivers a level that has become stable; after a press, and while held, reads the line so
+    /// a lost release edge cannot leave the button held.
+    private func settleAndRecheck() throws(GPIOError) {
+        let now = monotonicNow()
+        if let event = tracker.settle(at: now) {
+            deliver(event)
+            if event.kind == .pressed { tracker.levelRead(try request.value(), at: monotonicNow()) }
+        } else if tracker.needsLevelCheck(at: now) {
+            tracker.levelRead(try request.value(), at: now)
+        }
+    }
+
+    private func deliver(_ event: ButtonEvent) {
+        log.debug("button \(event.kind.rawValue) at \(event.at)")
+        continuation.yield(event)
+    }
+
+    /// `poll` until a descriptor is ready or the tracker's next deadline; retries on EINTR.
+    /// Timeouts round up to whole milliseconds, so a deadline is never reached early.
+    private func waitForReady(_ descriptors: inout [pollfd]) -> Int32 {
+        while true {
+            for index in descriptors.indices { descriptors[index].revents = 0 }
+            var timeoutMilliseconds: Int32 = -1
+            if let deadline = tracker.wakeDeadline {
+                let remaining = max(deadline - monotonicNow(), .zero)
+                timeoutMilliseconds = Int32(clamping: (remaining.microseconds + 999) / 1000)
+            }
+            let result = poll(&descriptors, nfds_t(descriptors.count), timeoutMilliseconds)
+            if result >= 0 || errno != EINTR { return result }
+        }
+    }
+}
+
+/// CLOCK_MONOTONIC now, the clock the kernel stamps edge events with.
+func monotonicNow() -> Duration {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+}
+
+/// Hands a non-Sendable object to the button thread.
+///
+/// The loop and its request are created here and then used only on the button thread.
+///
+/// A `LineRequest` shares its `GPIOChip` with the LED requests, so the compiler cannot prove the
+/// handover safe. It is, because: after the handover only the button thread uses the request; the
+/// chip is touched through it only for atomic reference counting; and `shutdown` joins the thread
+/// (which releases the request) before it drops the chip, so the chip never closes on that thread.
+struct ThreadHandover<Value>: @unchecked Sendable {
+    let value: Value
+}

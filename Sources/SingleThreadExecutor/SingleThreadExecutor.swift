@@ -1,0 +1,220 @@
+@_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) public import _Concurrency
+import CEventLoopSupport
+import Glibc
+public import LinuxIO
+import Synchronization
+
+/// Runs every job it is given on one thread — the one that calls `run()` — and serves delayed jobs
+/// (`Task.sleep`) itself, sleeping in `ppoll` on an eventfd until the earliest deadline.
+///
+/// Why: on Linux the runtime's default executors are built on Dispatch, and once a global-queue
+/// worker thread exists libdispatch wakes the process once a second, forever, to monitor its
+/// thread pool. A device that should sleep for hours between LED changes must not do that. With
+/// this executor installed as both the main and the default executor (see
+/// `SingleThreadExecutorFactory`), an idle process sleeps until its next deadline or until another
+/// thread hands it work (enqueueing from any thread is safe and wakes the loop through the eventfd).
+///
+/// Everything runs on one thread, so blocking calls inside async code stall every task: keep
+/// blocking waits on dedicated threads (as the control socket and the terminal view do).
+/// Jobs run in the order they were enqueued; priorities are not used.
+///
+/// SPI like the runtime protocols it implements: import it with
+/// `@_spi(ExperimentalCustomExecutors) import SingleThreadExecutor`.
+@_spi(ExperimentalCustomExecutors)
+public final class SingleThreadExecutor: MainExecutor, TaskExecutor, SchedulingExecutor, Sendable {
+    private struct LoopState {
+        var ready: [UnownedJob] = []
+        var timers = TimerQueue<UnownedJob>()
+        /// True while the loop is (about to be) asleep in ppoll: only then must enqueuers signal.
+        var isWaiting = false
+        var stopRequested = false
+    }
+
+    private let wakeup: WakeupEvent
+    private let state = Mutex(LoopState())
+    /// pthread_t of the thread inside `run()`, 0 before it started.
+    private let loopThread = Atomic<UInt>(0)
+
+    public init() throws(SystemError) {
+        wakeup = try WakeupEvent()
+    }
+
+    // MARK: Enqueueing (any thread)
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let mustWake = state.withLock { state in
+            state.ready.append(job)
+            return state.isWaiting
+        }
+        if mustWake { wakeup.signal() }
+    }
+
+    public func enqueue<C: Clock>(
+        _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration? = nil, clock: C
+    ) {
+        guard let delay = delay as? Duration else {
+            // The runtime only schedules on the standard clocks (continuous, suspending); clocks
+            // with their own sleep (test clocks) never get here.
+            preconditionFailure("SingleThreadExecutor schedules only on clocks measured in Duration, not \(C.self)")
+        }
+        let deadline = Self.now() + max(0, Self.nanoseconds(delay))
+        let job = UnownedJob(job)
+        let mustWake = state.withLock { state in
+            // Only a new earliest deadline changes how long a sleeping loop must wait.
+            let isNewEarliest = state.timers.earliestDeadline.map { deadline < $0 } ?? true
+            state.timers.insert(job, deadline: deadline)
+            return state.isWaiting && isNewEarliest
+        }
+        if mustWake { wakeup.signal() }
+    }
+
+    public func enqueue<C: Clock>(
+        _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration? = nil, clock: C
+    ) {
+        enqueue(job, after: clock.now.duration(to: instant), tolerance: tolerance, clock: clock)
+    }
+
+    // MARK: The loop
+
+    /// How many jobs wait for a deadline (for tests and diagnostics).
+    public var scheduledCount: Int { state.withLock { $0.timers.count } }
+
+    public func run() throws {
+        try runUntil { false }
+    }
+
+    /// Runs jobs on the calling thread until `condition` holds (checked between batches of jobs)
+    /// or `stop()` is called. With nothing to do it sleeps: until the earliest deadline, or forever.
+    public func runUntil(_ condition: () -> Bool) throws {
+        loopThread.store(UInt(pthread_self()), ordering: .releasing)
+        var batch: [UnownedJob] = []
+        while !condition() {
+            enum Next { case stop, runBatch, sleep(nanoseconds: Int64?) }
+            let next: Next = state.withLock { state in
+                if state.stopRequested {
+                    state.stopRequested = false
+                    return .stop
+                }
+                let now = Self.now()
+                while let due = state.timers.popDue(now: now) { state.ready.append(due) }
+                if !state.ready.isEmpty {
+                    swap(&state.ready, &batch)
+                    return .runBatch
+                }
+                state.isWaiting = true
+                return .sleep(nanoseconds: state.timers.earliestDeadline.map { $0 - now })
+            }
+            switch next {
+            case .stop:
+                return
+            case .runBatch:
+                let executor = asUnownedSerialExecutor()
+                for job in batch { job.runSynchronously(on: executor) }
+                batch.removeAll(keepingCapacity: true)
+            case let .sleep(nanoseconds):
+                let signalled = waitForWakeup(nanoseconds: nanoseconds)
+                state.withLock { $0.isWaiting = false }
+                // After clearing isWaiting nobody signals again, so this leaves the eventfd clear.
+                if signalled { wakeup.drain() }
+            }
+        }
+    }
+
+    /// Makes `run()` return after the jobs it is running now. Safe from any thread.
+    public func stop() {
+        state.withLock { $0.stopRequested = true }
+        wakeup.signal()
+    }
+
+    /// True when called on the thread running the loop.
+    public var isOnLoopThread: Bool {
+        let loop = loopThread.load(ordering: .acquiring)
+        return loop != 0 && pthread_equal(pthread_t(loop), pthread_self()) != 0
+    }
+
+    // MARK: Isolation
+
+    public var isMainExecutor: Bool { true }
+
+    public func checkIsolated() {
+        precondition(isOnLoopThread, "expected to run on the SingleThreadExecutor loop thread")
+    }
+
+    public func isIsolatingCurrentContext() -> Bool? {
+        isOnLoopThread
+    }
+
+    // MARK: Time
+
+    /// Sleeps in ppoll until the eventfd is signalled or `nanoseconds` pass (nil: no limit).
+    /// Returns whether the eventfd was signalled.
+    private func waitForWakeup(nanoseconds: Int64?) -> Bool {
+        var descriptor = pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)
+        let result: Int32
+        if let nanoseconds {
+            let wait = max(0, nanoseconds)
+            var timeout = timespec(tv_sec: Int(wait / 1_000_000_000), tv_nsec: Int(wait % 1_000_000_000))
+            result = ppoll(&descriptor, 1, &timeout, nil)
+        } else {
+            result = ppoll(&descriptor, 1, nil, nil)
+        }
+        if result < 0 && errno != EINTR {
+            // EINVAL/ENOMEM: cannot wait properly; pause briefly rather than spin, then re-check.
+            usleep(1000)
+        }
+        return result > 0 && descriptor.revents != 0
+    }
+
+    /// Now on CLOCK_BOOTTIME, in nanoseconds: the clock Swift's ContinuousClock reads on Linux.
+    /// Suspending-clock sleeps use it too; the two differ only across a system suspend, which
+    /// this device never does.
+    static func now() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds < 0 ? Int64.min / 2 : Int64.max / 2 }
+        return whole + attoseconds / 1_000_000_000
+    }
+}
+
+/// Installs `SingleThreadExecutor` as the process's main and default executor:
+/// `typealias DefaultExecutorFactory = SingleThreadExecutorFactory` on the `@main` type (the
+/// executable target needs `-Xfrontend -disable-availability-checking`, or the typealias is
+/// silently ignored in Swift 6.3).
+@_spi(ExperimentalCustomExecutors)
+public enum SingleThreadExecutorFactory: ExecutorFactory {
+    /// The one loop; the runtime runs it on the main thread after starting `main`.
+    public static let shared: SingleThreadExecutor = {
+        do {
+            return try SingleThreadExecutor()
+        } catch {
+            // Before any Swift concurrency runs there is no other way to fail: say why and exit
+            // like any other OS-resource failure (EX_OSERR).
+            var line = "cannot start the executor: \(error)\n"
+            line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            exit(71)
+        }
+    }()
+
+    /// `LIFESIGNAL_EXECUTOR=dispatch` in the environment selects the runtime's own (Dispatch-based)
+    /// executors instead: to measure the difference (scripts/bench), and as a way back should this
+    /// experimental one ever misbehave in the field.
+    public static let usesDispatch: Bool = {
+        guard let value = getenv("LIFESIGNAL_EXECUTOR") else { return false }
+        return String(cString: value) == "dispatch"
+    }()
+
+    public static var mainExecutor: any MainExecutor {
+        usesDispatch ? PlatformExecutorFactory.mainExecutor : shared
+    }
+
+    public static var defaultExecutor: any TaskExecutor {
+        usesDispatch ? PlatformExecutorFactory.defaultExecutor : shared
+    }
+}

@@ -1,0 +1,46 @@
+/// Command-line options of lifesignal-bench.
+struct Options {
+    var binaries: String
+    var presses = 1000
+    var checkIns = 10_000
+    var idleSeconds = 60
+    var readyRuns = 5
+    var workDirectory = "/tmp"
+    var phases: Set<String> = ["ready", "idle", "check-ins", "presses", "sizes"]
+
+    static let usage = """
+        usage: lifesignal-bench [--binaries DIR] [--presses N] [--check-ins N] [--idle-seconds S]
+                                [--ready-runs N] [--work-dir DIR] [--phases ready,idle,check-ins,presses,sizes]
+          --binaries     folder with the lifesignald to measure (default: this program's folder)
+          --work-dir     where the temporary store goes; must be a real disk (not tmpfs) for write figures
+          Set LIFESIGNAL_EXECUTOR=dispatch to measure with the runtime's Dispatch executors instead.
+        """
+
+    init(_ arguments: some Sequence<String>, ownFolder: String) throws(UsageError) {
+        binaries = ownFolder
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            guard argument != "--help", argument != "-h" else { throw UsageError(Self.usage) }
+            guard let value = iterator.next() else { throw UsageError("\(argument) needs a value\n\(Self.usage)") }
+            func number() throws(UsageError) -> Int {
+                guard let number = Int(value), number > 0 else { throw UsageError("\(argument) wants a positive whole number, not '\(value)'") }
+                return number
+            }
+            switch argument {
+            case "--binaries": binaries = value
+            case "--presses": presses = try number()
+            case "--check-ins": checkIns = try number()
+            case "--idle-seconds": idleSeconds = try number()
+            case "--ready-runs": readyRuns = try number()
+            case "--work-dir": workDirectory = value
+            case "--phases": phases = Set(value.split(separator: ",").map(String.init))
+            default: throw UsageError("unknown option \(argument)\n\(Self.usage)")
+            }
+        }
+    }
+}
+
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

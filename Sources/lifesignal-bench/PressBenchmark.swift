@@ -1,0 +1,101 @@
+import DeviceClockLive
+import DeviceConfig
+import DeviceRuntime
+import GPIOSimulated
+import Glibc
+import LinuxIO
+import Logging
+
+/// Press → durable store → acknowledgement, measured inside one process that builds the device
+/// exactly as lifesignald does (the same `Device` composition root, store, LED driver and
+/// executor), because only there can the simulated switch's edge and the LED change be stamped on
+/// one clock. The simulated switch bounces as configured; the latency is taken from the moment the
+/// debouncer accepts the release (last bounce + debounce period, when the check-in starts) to the
+/// simulated LED change of the acknowledgement, both on CLOCK_BOOTTIME.
+@MainActor
+struct PressBenchmark {
+    let directory: String
+    let count: Int
+
+    func run() async throws {
+        let config = try DaemonConfig.write(in: directory)
+        let configuration: DeviceConfiguration
+        switch ConfigurationLoader.load(explicitPath: config.path, environment: [:]) {
+        case let .success(loaded): configuration = loaded.configuration
+        case let .failure(error): throw BenchError("bench config: \(error.message)")
+        }
+        guard let red = configuration.ledLanguage.leds.firstIndex(where: { $0.name == "red" }) else {
+            throw BenchError("the bench config has no red LED")
+        }
+
+        // The device logs as the daemon does (every check-in is a log line); into a file here.
+        let log = directory + "/device.log"
+        let logDescriptor = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard logDescriptor >= 0 else { throw SystemError.current("open", log) }
+        let savedStandardError = dup(STDERR_FILENO)
+        dup2(logDescriptor, STDERR_FILENO)
+        close(logDescriptor)
+        defer {
+            dup2(savedStandardError, STDERR_FILENO)
+            close(savedStandardError)
+        }
+
+        let sink = LogSink()
+        let level = Logger.Level(rawValue: configuration.logLevel.rawValue) ?? .info
+        let logger = Logger(label: "lifesignald") { DeviceLogHandler(label: $0, level: level, journal: false, sink: sink) }
+        let device = try Device(configuration: configuration, clock: .live(), logger: logger)
+        try device.start()
+        guard let simulator = device.simulatedGPIO else { throw BenchError("the device is not on simulated GPIO") }
+
+        let (changes, continuation) = AsyncStream<LEDChange>.makeStream()
+        let observation = simulator.observeLEDs { change, _ in continuation.yield(change) }
+        defer { observation.cancel() }
+        var iterator = changes.makeAsyncIterator()
+
+        // Long enough to count as a press (it must outlast bounce + debounce), far below a long press.
+        let hold = simulator.debounce + simulator.chatter.span + .milliseconds(15)
+        let lastReleaseBounce = simulator.chatter.burst(to: false).last?.offset ?? .zero
+        var fromAcceptedRelease = Sample()
+        var timeouts = 0
+        for _ in 0..<count {
+            let start = monotonicNow()
+            // As SimulatedGPIO.press computes it from its own (later) start: this estimate is at
+            // most microseconds early, which can only make the measured latency longer.
+            let releaseStart = start + simulator.chatter.span + max(.zero, hold - simulator.chatter.span)
+            let accepted = releaseStart + lastReleaseBounce + simulator.debounce
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(5))
+                continuation.yield(LEDChange(sequence: 0, index: -1, on: false, at: .zero))
+            }
+            defer { watchdog.cancel() }
+            await simulator.press(hold: hold)
+            guard let acknowledged = await next(&iterator, index: red, on: true) else {
+                timeouts += 1
+                continue
+            }
+            fromAcceptedRelease.add(acknowledged.at - accepted)
+            // The acknowledgement ends (red off) before the next press, or it would show no change.
+            guard await next(&iterator, index: red, on: false) != nil else {
+                timeouts += 1
+                continue
+            }
+        }
+        await device.stop()
+
+        print("## Press → durable store → acknowledgement LED (simulated GPIO, in-process device, \(count) presses)")
+        print("from the debouncer accepting the release: \(fromAcceptedRelease.summary)")
+        print("(add the debounce period, \(milliseconds(simulator.debounce)), for the time from the last contact bounce)")
+        if timeouts > 0 { print("presses without an acknowledgement within 5 s: \(timeouts)") }
+        print("")
+        if timeouts > 0 { throw BenchError("\(timeouts) presses were not acknowledged; see \(log)") }
+    }
+
+    /// The next change of LED `index` to `on`, skipping others; nil on the watchdog's marker.
+    private func next(_ iterator: inout AsyncStream<LEDChange>.Iterator, index: Int, on: Bool) async -> LEDChange? {
+        while let change = await iterator.next(isolation: MainActor.shared) {
+            if change.index == -1 { return nil }
+            if change.index == index && change.on == on { return change }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,167 @@
+import Glibc
+@testable import OperatorCLI
+import SQLiteDatabase
+import XCTest
+
+final class ConfigCheckTests: XCTestCase {
+    func testAValidFileIsReportedWithTheStoreAndSocketItResolvesTo() throws {
+        let directory = try ScratchDirectory()
+        let path = try directory.write("ok.toml", """
+            [store]
+            path = "\(directory.path)/store.sqlite"
+            [control]
+            socket = "\(directory.path)/control.sock"
+            """)
+        guard case let .valid(configuration, loadedFrom) = ConfigSource.load(explicitPath: path, environment: [:]) else {
+            return XCTFail("a valid file was refused")
+        }
+        XCTAssertEqual(loadedFrom, path)
+        XCTAssertEqual(configuration.storePath, "\(directory.path)/store.sqlite")
+    }
+
+    func testMistakesNameTheFileLineAndKey() throws {
+        let directory = try ScratchDirectory()
+        let path = try directory.write("bad.toml", "[button]\ndebounse = \"30ms\"\n")
+        guard case let .invalid(reportedPath, message) = ConfigSource.load(explicitPath: path, environment: [:]) else {
+            return XCTFail("an unknown key was accepted")
+        }
+        XCTAssertEqual(reportedPath, path)
+        XCTAssertTrue(message.contains("\(path):2"), message)
+        XCTAssertTrue(message.contains("debounse"), message)
+    }
+
+    func testAnExplicitFileThatIsMissingIsAnErrorNotTheDefaults() throws {
+        let directory = try ScratchDirectory()
+        guard case let .invalid(_, message) = ConfigSource.load(explicitPath: "\(directory.path)/none.toml", environment: [:]) else {
+            return XCTFail("a missing explicit file fell back to the defaults")
+        }
+        XCTAssertTrue(message.contains("No such file"), message)
+    }
+}
+
+final class StoreProbeTests: XCTestCase {
+    func testAHealthyStorePassesIntegrityCheck() throws {
+        let directory = try ScratchDirectory()
+        let path = "\(directory.path)/store.sqlite"
+        let connection = try Connection(path: path)
+        try connection.execute("PRAGMA journal_mode=WAL; CREATE TABLE t(x); INSERT INTO t VALUES (1), (2);")
+        let findings = StoreProbe.check(path: path)
+        XCTAssertEqual(findings.map(\.outcome), [.ok], findings.map(\.text).joined(separator: "\n"))
+    }
+
+    func testAFileThatIsNotADatabaseIsAProblemWithAFix() throws {
+        let directory = try ScratchDirectory()
+        let path = try directory.write("store.sqlite", String(repeating: "not a database ", count: 400))
+        let finding = StoreProbe.integrity(path)
+        XCTAssertEqual(finding.outcome, .problem, finding.text)
+        XCTAssertNotNil(finding.fix)
+    }
+
+    func testACorruptedPageIsFound() throws {
+        let directory = try ScratchDirectory()
+        let path = "\(directory.path)/store.sqlite"
+        do {
+            let connection = try Connection(path: path)
+            try connection.execute("CREATE TABLE t(x TEXT); CREATE INDEX t_x ON t(x);")
+            try connection.execute("BEGIN")
+            for index in 0..<400 { try connection.execute("INSERT INTO t VALUES ('row \(index) \(String(repeating: "x", count: 50))')") }
+            try connection.execute("COMMIT")
+        }
+        // Overwrite the whole second page (the table's root) with garbage.
+        let descriptor = open(path, O_WRONLY)
+        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        let garbage = [UInt8](repeating: 0x5A, count: 4096)
+        _ = garbage.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 4096) }
+        close(descriptor)
+        XCTAssertEqual(StoreProbe.integrity(path).outcome, .problem)
+    }
+
+    func testNoStoreYetIsAWarningButNoDirectoryIsAProblem() throws {
+        let directory = try ScratchDirectory()
+        XCTAssertEqual(StoreProbe.check(path: "\(directory.path)/store.sqlite").map(\.outcome), [.warning])
+        XCTAssertEqual(StoreProbe.check(path: "\(directory.path)/missing/store.sqlite").map(\.outcome), [.problem])
+    }
+}
+
+final class GPIOLineFindingTests: XCTestCase {
+    let chip = GPIOChipProbe.ChipInfo(path: "/dev/gpiochip0", name: "gpiochip0", label: "pinctrl-bcm2711", lineCount: 3)
+    let lines = [
+        GPIOChipProbe.LineInfo(offset: 0, name: "GPIO5", consumer: "", used: false),
+        GPIOChipProbe.LineInfo(offset: 1, name: "GPIO6", consumer: "lifesignald", used: true),
+        GPIOChipProbe.LineInfo(offset: 2, name: "GPIO13", consumer: "w1-gpio", used: true),
+    ]
+
+    func testLinesAreFoundByNameOrOffsetAndTheirUseIsJudged() {
+        XCTAssertEqual(GPIOChipProbe.lineFinding(role: "green LED", line: .name("GPIO5"), lines: lines, chip: chip).outcome, .ok)
+        XCTAssertEqual(GPIOChipProbe.lineFinding(role: "amber LED", line: .offset(1), lines: lines, chip: chip).outcome, .ok)
+        let busy = GPIOChipProbe.lineFinding(role: "red LED", line: .name("GPIO13"), lines: lines, chip: chip)
+        XCTAssertEqual(busy.outcome, .problem)
+        XCTAssertTrue(busy.detail.contains("w1-gpio"), busy.detail)
+        let missing = GPIOChipProbe.lineFinding(role: "button", line: .name("GPIO17"), lines: lines, chip: chip)
+        XCTAssertEqual(missing.outcome, .problem)
+        XCTAssertTrue(missing.fix?.contains("gpioinfo") == true)
+    }
+
+    func testAChipThatDoesNotExistIsNotResolved() {
+        XCTAssertNil(GPIOChipProbe.resolveChip("/dev/gpiochip-that-does-not-exist"))
+        XCTAssertNil(GPIOChipProbe.resolveChip("no-such-label-\(getpid())"))
+    }
+}
+
+final class DoctorTests: XCTestCase {
+    func testAnInvalidConfigIsTheOnlyFindingAndAProblem() throws {
+        let directory = try ScratchDirectory()
+        let path = try directory.write("bad.toml", "[gpio]\nbackend = \"magic\"\n")
+        let findings = Doctor.examine(explicitConfig: path, socket: nil, environment: [:])
+        XCTAssertEqual(findings.map(\.outcome), [.problem])
+        XCTAssertEqual(findings.first?.check, "config")
+    }
+
+    func testWithoutADaemonTheSocketCheckFailsAndSaysHowToStartIt() throws {
+        let directory = try ScratchDirectory()
+        let path = try directory.write("ok.toml", """
+            [store]
+            path = "\(directory.path)/store.sqlite"
+            [control]
+            socket = "\(directory.path)/control.sock"
+            """)
+        let findings = Doctor.examine(explicitConfig: path, socket: nil, environment: [:])
+        XCTAssertEqual(findings.map(\.check), ["config", "gpio", "store", "clock", "daemon"])
+        XCTAssertEqual(findings.first?.outcome, .ok)
+        XCTAssertEqual(findings.first { $0.check == "gpio" }?.outcome, .ok, "simulated GPIO needs no chip")
+        let daemon = try XCTUnwrap(findings.last)
+        XCTAssertEqual(daemon.outcome, .problem)
+        XCTAssertTrue(daemon.fix?.contains("systemctl start lifesignald") == true, daemon.text)
+    }
+}
+
+/// A fresh directory under $TMPDIR (or /tmp), removed with its files after the test.
+final class ScratchDirectory {
+    let path: String
+
+    init() throws {
+        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var template = Array("\(base)/lsdoc.XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw XCTSkip("mkdtemp failed: errno \(errno)") }
+        path = String(cString: made)
+    }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        let file = "\(path)/\(name)"
+        guard let handle = fopen(file, "w") else { throw XCTSkip("cannot create \(file)") }
+        fputs(text, handle)
+        fclose(handle)
+        return file
+    }
+
+    deinit {
+        if let directory = opendir(path) {
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name != ".", name != ".." { unlink("\(path)/\(name)") }
+            }
+            closedir(directory)
+        }
+        rmdir(path)
+    }
+}

@@ -1,0 +1,150 @@
+@_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
+import Glibc
+import LinuxIO
+@_spi(ExperimentalCustomExecutors) import SingleThreadExecutor
+import Synchronization
+import XCTest
+
+/// The executor runs on a thread of its own here (the daemon runs it on the main thread); work
+/// reaches it through an actor whose executor it is, and delayed work through a task executor that
+/// forwards every job with a deadline.
+final class SingleThreadExecutorTests: XCTestCase {
+    private var executor: SingleThreadExecutor!
+    private var loop: DedicatedThread!
+
+    override func setUpWithError() throws {
+        let executor = try SingleThreadExecutor()
+        self.executor = executor
+        loop = try DedicatedThread.start(name: "test-loop") { try? executor.run() }
+    }
+
+    override func tearDown() {
+        executor.stop()
+        loop.join()
+    }
+
+    func testJobsFromManyTasksAllRunOnTheLoopThreadInEnqueueOrderPerTask() async {
+        let actor = LoopActor(executor)
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<20 {
+                group.addTask {
+                    for step in 0..<50 { await actor.record(task: task, step: step) }
+                }
+            }
+        }
+        let (log, offLoop) = await actor.snapshot()
+        XCTAssertEqual(offLoop, 0, "every job ran on the loop thread")
+        XCTAssertEqual(log.count, 1000)
+        for task in 0..<20 {
+            XCTAssertEqual(log.filter { $0.task == task }.map(\.step), Array(0..<50), "task \(task) in order")
+        }
+    }
+
+    func testDelayedJobsRunOnTheLoopNeverEarlyAndInDeadlineOrder() async {
+        let clock = ContinuousClock()
+        let base = clock.now + .milliseconds(80)
+        let ran = Recorder()
+        let offsets = [60, 0, 40, 20, 40]
+        let executor = self.executor!
+        let tasks = offsets.map { offset in
+            Task(executorPreference: Deferring(executor, until: base + .milliseconds(offset))) {
+                ran.append(Recorder.Entry(offset: offset, at: clock.now, onLoop: executor.isOnLoopThread))
+            }
+        }
+        for task in tasks { await task.value }
+        let record = ran.entries.withLock { $0 }
+        XCTAssertEqual(record.map(\.offset), [0, 20, 40, 40, 60], "deadline order; equal deadlines in arrival order")
+        for entry in record {
+            XCTAssertTrue(entry.onLoop)
+            XCTAssertGreaterThanOrEqual(entry.at, base + .milliseconds(entry.offset), "a delayed job never runs early")
+        }
+        XCTAssertEqual(executor.scheduledCount, 0)
+    }
+
+    /// The property the daemon needs: an idle loop, even with a timer far ahead, does not wake.
+    func testIdleLoopWithADistantTimerDoesNotWakeUp() async throws {
+        let actor = LoopActor(executor)
+        // A timer 60 s ahead (never reached: the loop is stopped first).
+        _ = Task(executorPreference: Deferring(executor, until: ContinuousClock.now + .seconds(60))) {}
+        let before = await actor.contextSwitchesOfLoopThread()
+        try await Task.sleep(for: .seconds(1))
+        let after = await actor.contextSwitchesOfLoopThread()
+        XCTAssertEqual(executor.scheduledCount, 1)
+        // Blocking after the first read and waking for the second: 1–2 switches. A loop that polled
+        // every 100 ms would show about 10.
+        XCTAssertLessThanOrEqual(after - before, 3, "the idle loop woke up \(after - before) times in 1 s")
+    }
+
+    func testStopEndsRun() throws {
+        let executor = try SingleThreadExecutor()
+        let returned = Atomic<Bool>(false)
+        let thread = try DedicatedThread.start(name: "test-stop") {
+            try? executor.run()
+            returned.store(true, ordering: .releasing)
+        }
+        executor.stop()
+        thread.join()
+        XCTAssertTrue(returned.load(ordering: .acquiring))
+    }
+}
+
+final class Recorder: Sendable {
+    struct Entry: Sendable {
+        var offset: Int
+        var at: ContinuousClock.Instant
+        var onLoop: Bool
+    }
+
+    let entries = Mutex<[Entry]>([])
+
+    func append(_ entry: Entry) { entries.withLock { $0.append(entry) } }
+}
+
+/// An actor isolated to the executor under test.
+actor LoopActor {
+    let executor: SingleThreadExecutor
+    private var log: [(task: Int, step: Int)] = []
+    private var offLoop = 0
+
+    init(_ executor: SingleThreadExecutor) { self.executor = executor }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    func record(task: Int, step: Int) {
+        if !executor.isOnLoopThread { offLoop += 1 }
+        log.append((task, step))
+    }
+
+    func snapshot() -> ([(task: Int, step: Int)], Int) { (log, offLoop) }
+
+    /// Voluntary + involuntary context switches of the calling (loop) thread, from /proc.
+    func contextSwitchesOfLoopThread() -> Int {
+        guard let file = fopen("/proc/thread-self/status", "r") else { return -1 }
+        defer { fclose(file) }
+        var total = 0
+        var buffer = [CChar](repeating: 0, count: 256)
+        while fgets(&buffer, Int32(buffer.count), file) != nil {
+            let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") {
+                total += Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            }
+        }
+        return total
+    }
+}
+
+/// A task executor that hands each job to the loop with a deadline, so tests reach the loop's
+/// timer queue directly.
+final class Deferring: TaskExecutor {
+    let loop: SingleThreadExecutor
+    let deadline: ContinuousClock.Instant
+
+    init(_ loop: SingleThreadExecutor, until deadline: ContinuousClock.Instant) {
+        self.loop = loop
+        self.deadline = deadline
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        loop.enqueue(job, at: deadline, tolerance: nil, clock: ContinuousClock())
+    }
+}

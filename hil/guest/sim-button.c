@@ -1,0 +1,134 @@
+// sim-button: drives the simulated button (an active-low gpio-sim input) with exact timing, which
+// the guest's shell cannot give (every busybox sleep is a fork and exec: milliseconds under TCG).
+//
+//   sim-button chatter BUTTON_PULL [BOUNCES [INTERVAL_US]]   press, bouncing BOUNCES times (2 edges
+//                                                            each) INTERVAL_US apart, ends pressed
+//   sim-button pulse BUTTON_PULL MICROSECONDS                 press that long, then release
+//   sim-button latency BUTTON_PULL LED_VALUE PRESSES [WARMUP [HOLD_MS [GAP_MS [press|release]]]]
+//
+// latency: for each press: wait until the LED shows its resting value, wait GAP_MS, take CLOCK_MONOTONIC,
+// pull the button low (write "pull-down" to gpio-sim's sim_gpioN/pull: the button is active-low),
+// then re-read the LED's sim_gpioM/value from offset 0, yielding between reads, until it leaves
+// its resting value; release after HOLD_MS. With "release" the clock starts at the release
+// instead (lifesignald checks in when a short press ends), after holding HOLD_MS. On one vCPU this times "edge until the responder
+// has set the LED and blocked again". Busy reading without sched_yield() starves the responder.
+// Prints "latency: n=... p50=...us p90=...us p99=...us max=...us"; exits 1 if the LED stops
+// answering. Built static so the guest needs nothing for it.
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void sleep_us(long us) {
+    struct timespec t = { us / 1000000, (us % 1000000) * 1000L };
+    nanosleep(&t, NULL);
+}
+
+static void sleep_ms(long ms) { sleep_us(ms * 1000); }
+
+static char read_value(int fd) {
+    char c = '?';
+    if (pread(fd, &c, 1, 0) != 1) { perror("read LED value"); exit(1); }
+    return c;
+}
+
+static void write_pull(int fd, const char *pull) {
+    if (pwrite(fd, pull, strlen(pull), 0) < 0) { perror("write button pull"); exit(1); }
+}
+
+static int compare(const void *a, const void *b) {
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+static int open_pull(const char *path) {
+    int fd = open(path, O_WRONLY);
+    if (fd < 0) { perror(path); exit(2); }
+    return fd;
+}
+
+static int chatter(int argc, char **argv) {
+    int pull = open_pull(argv[0]);
+    int bounces = argc > 1 ? atoi(argv[1]) : 10;
+    long interval_us = argc > 2 ? atol(argv[2]) : 1000;
+    for (int i = 0; i < bounces; i++) {
+        write_pull(pull, "pull-down");
+        sleep_us(interval_us);
+        write_pull(pull, "pull-up");
+        sleep_us(interval_us);
+    }
+    write_pull(pull, "pull-down");
+    return 0;
+}
+
+static int pulse(int argc, char **argv) {
+    if (argc < 2) return 2;
+    int pull = open_pull(argv[0]);
+    write_pull(pull, "pull-down");
+    sleep_us(atol(argv[1]));
+    write_pull(pull, "pull-up");
+    return 0;
+}
+
+static int latency(int argc, char **argv) {
+    if (argc < 3) return 2;
+    int presses = atoi(argv[2]);
+    int warmup = argc > 3 ? atoi(argv[3]) : 20;
+    long hold_ms = argc > 4 ? atol(argv[4]) : 10;
+    long gap_ms = argc > 5 ? atol(argv[5]) : 10;
+    int on_release = argc > 6 && strcmp(argv[6], "release") == 0;
+    int pull = open_pull(argv[0]);
+    int led = open(argv[1], O_RDONLY);
+    if (pull < 0 || led < 0 || presses < 1) { perror("open"); return 2; }
+
+    long long *samples = calloc((size_t)presses, sizeof(long long));
+    char resting = read_value(led);
+    for (int i = 0; i < warmup + presses; i++) {
+        long long deadline = now_ns() + 5000000000LL;
+        while (read_value(led) != resting) {
+            if (now_ns() > deadline) { fprintf(stderr, "press %d: LED did not return to rest\n", i); return 1; }
+            sleep_ms(1);
+        }
+        sleep_ms(gap_ms);
+        if (on_release) {
+            write_pull(pull, "pull-down");
+            sleep_ms(hold_ms);
+        }
+        long long start = now_ns();
+        write_pull(pull, on_release ? "pull-up" : "pull-down");
+        deadline = start + 5000000000LL;
+        while (read_value(led) == resting) {
+            if (now_ns() > deadline) { fprintf(stderr, "press %d: LED did not answer\n", i); return 1; }
+            sched_yield();
+        }
+        long long elapsed = now_ns() - start;
+        if (i >= warmup) samples[i - warmup] = elapsed;
+        if (!on_release) {
+            sleep_ms(hold_ms);
+            write_pull(pull, "pull-up");
+        }
+    }
+    qsort(samples, (size_t)presses, sizeof(long long), compare);
+#define PCT(p) (samples[(size_t)((presses - 1) * (p) / 100)] / 1000)
+    printf("latency: n=%d p50=%lldus p90=%lldus p99=%lldus max=%lldus\n",
+           presses, PCT(50), PCT(90), PCT(99), samples[presses - 1] / 1000);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc >= 3 && strcmp(argv[1], "chatter") == 0) return chatter(argc - 2, argv + 2);
+    if (argc >= 4 && strcmp(argv[1], "pulse") == 0) return pulse(argc - 2, argv + 2);
+    if (argc >= 5 && strcmp(argv[1], "latency") == 0) return latency(argc - 2, argv + 2);
+    fprintf(stderr, "usage: sim-button chatter PULL [BOUNCES [INTERVAL_US]] | pulse PULL US | "
+                    "latency PULL LED_VALUE PRESSES [WARMUP [HOLD_MS [GAP_MS [press|release]]]]\n");
+    return 2;
+}
