@@ -52,6 +52,16 @@ final class DaemonHarness {
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
     }
 
+    /// A minimal environment, plus the sanitizer runtime options of this test run (so a sanitized
+    /// daemon reads the same suppressions as the tests; scripts/test-sanitizers sets them).
+    static func baseEnvironment(home: String) -> [String: String] {
+        var environment = ["PATH": "/usr/bin:/bin", "HOME": home]
+        for name in ["TSAN_OPTIONS", "ASAN_OPTIONS", "LSAN_OPTIONS", "LIFESIGNAL_SANITIZER"] {
+            environment[name] = ProcessInfo.processInfo.environment[name]
+        }
+        return environment
+    }
+
     deinit {
         if let daemon, daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) }
         try? FileManager.default.removeItem(at: directory)
@@ -68,7 +78,7 @@ final class DaemonHarness {
         let process = Process()
         process.executableURL = Self.binaries.appendingPathComponent("lifesignald")
         process.arguments = ["--config", configPath]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path].merging(extra) { $1 }
+        process.environment = Self.baseEnvironment(home: directory.path).merging(extra) { $1 }
         let logURL = directory.appendingPathComponent("daemon-\(Date().timeIntervalSince1970).log")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let log = try FileHandle(forWritingTo: logURL)
@@ -129,7 +139,7 @@ final class DaemonHarness {
         let process = Process()
         process.executableURL = Self.binaries.appendingPathComponent("lifesignalctl")
         process.arguments = arguments + ["--socket", socket ?? socketPath]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
+        process.environment = Self.baseEnvironment(home: directory.path)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

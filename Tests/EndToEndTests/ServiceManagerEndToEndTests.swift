@@ -44,6 +44,20 @@ final class ServiceManagerEndToEndTests: XCTestCase {
         XCTAssertFalse(rest.contains("WATCHDOG=1"), "\(rest)")
     }
 
+    func testADaemonWhoseStoreCannotOpenStaysUpAndSaysWhyInItsStatus() throws {
+        let device = try DaemonHarness(interval: "1h", reminder: "10m")
+        let notify = try DatagramInbox(path: device.directory.appendingPathComponent("notify").path)
+        // A directory where the store file should be: the store cannot be opened. The daemon stays
+        // up showing the fault and retrying (it used to exit 73, leaving the LEDs dark).
+        try FileManager.default.createDirectory(atPath: device.storePath, withIntermediateDirectories: true)
+        try device.start(environment: ["NOTIFY_SOCKET": notify.path])
+        _ = try notify.next { $0.contains("READY=1") }
+        let status = try notify.next { $0.hasPrefix("STATUS=fault") || $0.contains("\nSTATUS=fault") }
+        XCTAssertTrue(status.contains(device.storePath), status)
+        XCTAssertEqual(try device.status().indicator, "fault")
+        XCTAssertEqual(device.stop(), 0)
+    }
+
     func testADaemonThatCannotStartSaysWhyInItsStatus() throws {
         let device = try DaemonHarness(interval: "1h", reminder: "10m")
         let notify = try DatagramInbox(path: device.directory.appendingPathComponent("notify").path)
