@@ -59,7 +59,7 @@ final class Bench {
         print("lifesignal-bench — \(daemonPath)")
         print("executor: \(executorName); work dir: \(directory); \(cpuCount()) CPUs; load \(loadAverage())")
         if options.phases.contains("presses") || options.phases.contains("check-ins") {
-            print("disk floor, 4 KiB write + fdatasync in the work dir: \(try DiskBaseline.measure(in: directory).summary)")
+            print("disk reference, 4 KiB append + fdatasync in the work dir (grows the file, unlike a WAL commit into a reused WAL): \(try DiskBaseline.measure(in: directory).summary)")
         }
         print("")
         if options.phases.contains("ready") || options.phases.contains("idle") || options.phases.contains("check-ins") {
