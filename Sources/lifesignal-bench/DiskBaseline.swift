@@ -2,7 +2,9 @@ import Glibc
 import LinuxIO
 
 /// What one durable write costs on this disk without SQLite or the daemon: write 4 KiB at the end
-/// of a file and fdatasync it, `count` times. The floor under every acknowledgement.
+/// of a file and fdatasync it, `count` times. A reference for the acknowledgement latency, which
+/// waits for an fsync; appending also changes the file size, so it can cost more than SQLite's
+/// commit into a WAL file it reuses.
 enum DiskBaseline {
     static func measure(in folder: String, count: Int = 200) throws -> Sample {
         let path = folder + "/fsync-baseline"

@@ -59,7 +59,7 @@ final class Bench {
         print("lifesignal-bench — \(daemonPath)")
         print("executor: \(executorName); work dir: \(directory); \(cpuCount()) CPUs; load \(loadAverage())")
         if options.phases.contains("presses") || options.phases.contains("check-ins") {
-            print("disk floor, 4 KiB write + fdatasync in the work dir: \(try DiskBaseline.measure(in: directory).summary)")
+            print("disk reference, 4 KiB append + fdatasync in the work dir (grows the file, unlike a WAL commit into a reused WAL): \(try DiskBaseline.measure(in: directory).summary)")
         }
         print("")
         if options.phases.contains("ready") || options.phases.contains("idle") || options.phases.contains("check-ins") {
@@ -109,6 +109,9 @@ final class Bench {
         print("## Resident memory (VmRSS)")
         print("at ready: \(megabytes(kilobytes: rssAtReady)); 1 s later: \(megabytes(kilobytes: rssAfterStart)) "
               + "(\(ProcFS.residentBreakdown(daemon.pid))); threads: \(ProcFS.threadSwitches(daemon.pid).count)")
+        let mappings = ProcFS.residentByMapping(daemon.pid).prefix(6)
+            .map { "\($0.name) \(megabytes(kilobytes: $0.kilobytes))" }
+        print("by mapping: \(mappings.joined(separator: ", "))")
 
         // A check-in puts the device in a steady phase (checked in: green on, next change in 23 h).
         _ = try request(.checkIn, config: config)
@@ -199,6 +202,11 @@ final class Bench {
         print("resident memory after \(count) check-ins: \(megabytes(kilobytes: rss)) (\(ProcFS.residentBreakdown(daemon.pid)))")
         let history = try request(.status, config: config)
         print("queue depth reported: \(history.status?.queueDepth ?? -1)")
+        // Each check-in request leaves its 10 s answer timeout scheduled (cancelled, but a
+        // cancelled sleep is only dropped at its deadline); see the memory once those have passed.
+        pause(.seconds(11))
+        let settled = ProcFS.residentKilobytes(daemon.pid) ?? -1
+        print("resident memory 12 s later: \(megabytes(kilobytes: settled)) (\(ProcFS.residentBreakdown(daemon.pid)))")
         print("")
     }
 

@@ -42,6 +42,25 @@ enum ProcFS {
         return parts.joined(separator: ", ")
     }
 
+    /// Resident kB per mapped file (and "[anon]" for the rest), largest first, from smaps.
+    static func residentByMapping(_ pid: pid_t) -> [(name: String, kilobytes: Int)] {
+        guard let smaps = read("/proc/\(pid)/smaps") else { return [] }
+        var totals: [String: Int] = [:]
+        var current = "[anon]"
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard let first = fields.first else { continue }
+            if first.contains("-"), fields.count >= 5 {
+                // A mapping header: "start-end perms offset dev inode [path]".
+                let path = fields.count >= 6 ? String(fields[5]) : "[anon]"
+                current = path.hasPrefix("/") ? String(path.split(separator: "/").last ?? "") : "[anon]"
+            } else if first == "Rss:", fields.count >= 2, let kilobytes = Int(fields[1]) {
+                totals[current, default: 0] += kilobytes
+            }
+        }
+        return totals.map { ($0.key, $0.value) }.sorted { $0.kilobytes > $1.kilobytes }
+    }
+
     /// Bytes the process caused to be written to the storage layer.
     static func writeBytes(_ pid: pid_t) -> Int? {
         read("/proc/\(pid)/io").flatMap { field("write_bytes", in: $0) }
