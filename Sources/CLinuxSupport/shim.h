@@ -15,10 +15,13 @@
 extern int pthread_setname_np(unsigned long thread, const char *name);
 
 // 1 when the kernel's NTP state says the clock is synchronised (what timedatectl reports),
-// 0 when it is not (TIME_ERROR: no NTP client has disciplined the clock since boot).
+// 0 when it is not (TIME_ERROR: no NTP client has disciplined the clock since boot) or when the
+// state cannot be read (adjtimex fails with -1, e.g. under a seccomp filter): an unknown clock is
+// never a trusted one.
 static inline int clinux_kernel_clock_synchronized(void) {
     struct timex status = {0};
-    return adjtimex(&status) != TIME_ERROR;
+    int state = adjtimex(&status);
+    return state != -1 && state != TIME_ERROR;
 }
 
 #endif
