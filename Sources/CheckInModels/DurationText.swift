@@ -22,14 +22,17 @@ public enum DurationText {
         return .microseconds(total)
     }
 
-    /// The shortest exact text for a duration, e.g. `1h30m`, `2s`, `250ms`, `0s`.
+    /// The shortest exact text for a duration, e.g. `1h30m`, `2s`, `250ms`, `0s`. Days are used
+    /// only from a week on, so check-in intervals read as people choose them: `24h`, `48h`, `8d`.
     public static func format(_ duration: Duration) -> String {
         var micros = duration.wholeMicroseconds
         if micros == 0 { return "0s" }
         var text = micros < 0 ? "-" : ""
         micros = abs(micros)
-        for (unit, size) in [("d", Int64(86_400_000_000)), ("h", 3_600_000_000), ("m", 60_000_000),
-                             ("s", 1_000_000), ("ms", 1_000)] where micros >= size {
+        let day = Int64(86_400_000_000)
+        let units: [(String, Int64)] = (micros >= 7 * day ? [("d", day)] : [])
+            + [("h", 3_600_000_000), ("m", 60_000_000), ("s", 1_000_000), ("ms", 1_000)]
+        for (unit, size) in units where micros >= size {
             text += "\(micros / size)\(unit)"
             micros %= size
         }

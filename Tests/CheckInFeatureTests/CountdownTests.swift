@@ -118,9 +118,9 @@ final class CountdownTests: FeatureTestCase {
         await start(store, expectPhase: .neverCheckedIn)
 
         store.send(.reminderSelected(Self.hour * 24)) {
-            $0.error = DeviceError(.settingsRejected, "settings not changed: reminder 1d must be shorter than the interval 1d")
+            $0.error = DeviceError(.settingsRejected, "settings not changed: reminder 24h must be shorter than the interval 24h")
         }
-        await store.receive(.delegate(.settingsRejected(SettingsError("reminder 1d must be shorter than the interval 1d"))))
+        await store.receive(.delegate(.settingsRejected(SettingsError("reminder 24h must be shorter than the interval 24h"))))
         XCTAssertNotEqual(store.state.indicator, .fault, "a refused setting is not a device fault")
 
         store.send(.intervalSelected(.seconds(90))) {
