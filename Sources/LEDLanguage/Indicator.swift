@@ -8,7 +8,7 @@ public enum Indicator: String, Hashable, Sendable, CaseIterable, Codable {
     case checkedIn = "checked_in"
     /// The deadline is within the reminder lead: check in soon.
     case reminder
-    /// The deadline has passed: the responders are being alerted.
+    /// The deadline has passed without a check-in.
     case overdue
     /// Something is wrong with the device itself (for example, a check-in could not be stored).
     case fault

@@ -25,7 +25,7 @@ enum Formatting {
         "never_checked_in": "Never checked in: press the button to check in",
         "checked_in": "Checked in",
         "reminder": "Reminder: check in soon",
-        "overdue": "OVERDUE: responders are being alerted",
+        "overdue": "OVERDUE: check in now",
     ]
 
     static func status(_ status: StatusReport) -> String {
