@@ -1,5 +1,6 @@
 import ControlSocket
 import Glibc
+import LinuxIO
 import XCTest
 
 /// An idle daemon must not wake up: the control socket's loop sleeps in poll without a timeout.
@@ -13,48 +14,19 @@ final class IdleWakeupTests: XCTestCase {
         XCTAssertEqual(try ControlClient.send("warm up", to: path, timeout: .seconds(5)), "warm up")
         usleep(200_000)  // let the connection's last steps finish
 
-        let before = try contextSwitches(ofThreadsNamed: "control-socket")
+        let before = try switchesOfThread(named: "control-socket")
         usleep(1_500_000)  // a 1 Hz wake-up would show at least once
-        let after = try contextSwitches(ofThreadsNamed: "control-socket")
+        let after = try switchesOfThread(named: "control-socket")
 
         XCTAssertEqual(after, before, "the idle control-socket thread woke up")
     }
 }
 
-/// Voluntary + involuntary context switches of this process's threads with `name`, read from
-/// /proc/self/task/*/status.
-func contextSwitches(ofThreadsNamed name: String) throws -> Int {
-    guard let tasks = opendir("/proc/self/task") else { throw XCTSkip("no /proc here") }
-    defer { closedir(tasks) }
-    var total = 0
-    var found = false
-    while let entry = readdir(tasks) {
-        let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-        guard tid.first?.isNumber == true,
-              let comm = readText("/proc/self/task/\(tid)/comm"),
-              comm.trimmingSuffixNewline == name,
-              let status = readText("/proc/self/task/\(tid)/status") else { continue }
-        found = true
-        for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
-            total += Int(line.split(separator: ":")[1].filter { !$0.isWhitespace }) ?? 0
-        }
-    }
-    guard found else {
-        XCTFail("no thread named \(name)")
+/// The named threads' context switches (LinuxIO), failing the test if there is no such thread.
+private func switchesOfThread(named name: String) throws -> Int {
+    guard let count = LinuxIO.contextSwitches(ofThreadsNamed: name) else {
+        XCTFail("no thread named \(name) (or no /proc here)")
         return -1
     }
-    return total
-}
-
-private func readText(_ path: String) -> String? {
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var buffer = [UInt8](repeating: 0, count: 8192)
-    let count = read(descriptor, &buffer, buffer.count)
-    return count > 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : nil
-}
-
-private extension String {
-    var trimmingSuffixNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
+    return count
 }
