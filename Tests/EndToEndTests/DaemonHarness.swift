@@ -164,9 +164,10 @@ final class DaemonHarness {
     }
 
     /// Polls `condition` (every 20 ms, up to `timeout`): waiting for the daemon, never timing it.
+    /// Under a sanitizer every process runs several times slower, so the patience grows with it.
     func waitUntil(_ what: String, timeout: TimeInterval = 15, file: StaticString = #filePath, line: UInt = #line,
                    _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(timeout * Self.sanitizerSlowdown)
         while Date() < deadline {
             if try condition() { return }
             Thread.sleep(forTimeInterval: 0.02)
@@ -174,6 +175,12 @@ final class DaemonHarness {
         XCTFail("timed out waiting until \(what)\n--- daemon log ---\n\(log)", file: file, line: line)
         throw HarnessError("timed out waiting until \(what)")
     }
+}
+
+extension DaemonHarness {
+    /// How much longer to wait for a sanitized build (LIFESIGNAL_SANITIZER, set by scripts/test-sanitizers).
+    static let sanitizerSlowdown: TimeInterval =
+        ProcessInfo.processInfo.environment["LIFESIGNAL_SANITIZER"] == nil ? 1 : 4
 }
 
 struct HarnessError: Error, CustomStringConvertible {
