@@ -57,7 +57,11 @@ public final class SimulatedGPIO: Sendable {
         return GPIOClient(
             buttonEvents: stream.events,
             setLED: { index, on throws(GPIOError) in try self.setLED(index, on: on) },
-            shutdown: { self.shutdown() },
+            // Like releasing a request: a no-op for a connection whose chip has gone already.
+            shutdown: { [weak self] in
+                guard let self, self.state.withLock({ $0.button.id == stream.id && $0.chipFailure == nil }) else { return }
+                self.shutdown()
+            },
             failure: { [weak self] in self?.state.withLock { $0.button.id == stream.id ? $0.chipFailure : nil } }
         )
     }

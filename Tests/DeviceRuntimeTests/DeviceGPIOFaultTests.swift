@@ -20,7 +20,6 @@ final class DeviceGPIOFaultTests: XCTestCase {
         let device = try Device(configuration: configuration, clock: .live(),
                                 logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         try device.start()
-        defer { Task { await device.stop() } }
         let board = try XCTUnwrap(device.simulatedGPIO)
         // Checked in: a steady pattern, so a rewrite that did not happen cannot hide in a blink.
         try await until("the store is loaded") { device.store.state.hasLoadedHistory }
@@ -41,6 +40,7 @@ final class DeviceGPIOFaultTests: XCTestCase {
         try await until("the error clears once the chip is back") { device.store.state.error == nil }
         try await until("the LEDs show the pattern again") { board.ledLevels == checkedIn }
         XCTAssertEqual(device.leds.levels, board.ledLevels, "what the driver believes is what the lines show")
+        await device.stop()
     }
 
     /// Waits (yielding to the main actor) until `condition` holds; fails after 5 s of waiting.
