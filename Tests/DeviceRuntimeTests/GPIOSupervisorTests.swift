@@ -24,16 +24,22 @@ final class GPIOSupervisorTests: XCTestCase {
         return (buttons.makeAsyncIterator(), conditions.makeAsyncIterator())
     }
 
+    /// Lights only LED `led` through the supervisor and sees a press arrive from the current chip.
+    private func assertLinesWork(_ supervisor: GPIOSupervisor, _ board: SimulatedGPIO, led: Int,
+                                 buttons: inout AsyncStream<ButtonEvent>.AsyncIterator) async throws {
+        for index in 0..<board.ledCount { try supervisor.client.setLED(index, index == led) }
+        XCTAssertEqual(board.ledLevels, (0..<board.ledCount).map { $0 == led })
+        board.inject(level: !board.debouncedLevel, at: .seconds(1))
+        let event = await buttons.next(isolation: #isolation)
+        XCTAssertEqual(event?.kind, board.debouncedLevel ? .pressed : .released, "events flow from the current chip")
+    }
+
     func testAChipRemovedWhileRunningIsReportedAndItsLinesAreRequestedAgainWhenItIsBack() async throws {
         let board = board()
         let supervisor = GPIOSupervisor(initial: .success(board.client), connector: .simulated(board),
                                         logger: logger, sleep: { _ in })
         var (buttons, conditions) = start(supervisor)
-        try supervisor.client.setLED(0, true)
-        XCTAssertEqual(board.ledLevels, [true, false])
-        board.inject(level: true, at: .seconds(1))
-        let first = await buttons.next(isolation: #isolation)
-        XCTAssertEqual(first?.kind, .pressed)
+        try await assertLinesWork(supervisor, board, led: 0, buttons: &buttons)
 
         board.removeChip()
         guard case let .waiting(failure)? = await conditions.next(isolation: #isolation) else { return XCTFail("no fault reported") }
@@ -48,11 +54,7 @@ final class GPIOSupervisorTests: XCTestCase {
         board.restoreChip()
         let back = await conditions.next(isolation: #isolation)
         XCTAssertEqual(back, .connected)
-        try supervisor.client.setLED(1, true)
-        XCTAssertEqual(board.ledLevels, [false, true])
-        board.inject(level: true, at: .seconds(2))
-        let afterwards = await buttons.next(isolation: #isolation)
-        XCTAssertEqual(afterwards?.kind, .pressed, "button events flow from the chip's new stream")
+        try await assertLinesWork(supervisor, board, led: 1, buttons: &buttons)
         supervisor.stop()
     }
 
@@ -69,11 +71,7 @@ final class GPIOSupervisorTests: XCTestCase {
         board.restoreChip()
         let connected = await conditions.next(isolation: #isolation)
         XCTAssertEqual(connected, .connected)
-        try supervisor.client.setLED(0, true)
-        XCTAssertEqual(board.ledLevels, [true, false])
-        board.inject(level: true, at: .seconds(1))
-        let event = await buttons.next(isolation: #isolation)
-        XCTAssertEqual(event?.kind, .pressed)
+        try await assertLinesWork(supervisor, board, led: 0, buttons: &buttons)
         supervisor.stop()
     }
 
