@@ -156,6 +156,8 @@ let package = Package(
                                "CheckInStoreLive", "DeviceRuntime", "DeviceClock", "DeviceClockLive"]),
         .tests("ArchitectureTests", []),
         .tests("SystemdNotifyTests", ["SystemdNotify"]),
+        .tests("DeviceRuntimeTests", ["DeviceRuntime", "GPIOClient", "GPIOSimulated", "DeviceConfig", "DeviceClock",
+                                     "DeviceClockLive", "CheckInFeature", log]),
         .tests("OperatorCLITests", ["OperatorCLI", "SQLiteDatabase"]),
         .testTarget(name: "SingleThreadExecutorTests", dependencies: ["SingleThreadExecutor", "LinuxIO"],
                     swiftSettings: strictSettings + customExecutorSettings),

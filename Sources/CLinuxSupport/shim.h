@@ -10,6 +10,8 @@
 #include <sys/timex.h>
 // timerfd with TFD_TIMER_CANCEL_ON_SET: wakes when the wall clock is set or stepped (no polling).
 #include <sys/timerfd.h>
+// inotify: wakes when a device node appears in /dev (a GPIO chip whose driver loads late).
+#include <sys/inotify.h>
 
 // glibc: int pthread_setname_np(pthread_t, const char *), pthread_t being unsigned long on Linux.
 extern int pthread_setname_np(unsigned long thread, const char *name);

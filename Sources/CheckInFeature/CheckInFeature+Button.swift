@@ -28,6 +28,16 @@ extension CheckInFeature {
             state.feedback = .longPress
             return .merge(showFeedback(for: state.acknowledgementDuration), .send(.delegate(.longPressed)))
 
+        case let .gpioLost(message):
+            state.error = DeviceError(.gpioUnavailable, message)
+            // The button went with the chip: whatever it was doing, it is not a press any more.
+            state.button = .released
+            return .cancel(id: CancelID.longPress)
+
+        case .gpioRestored:
+            if state.error?.kind == .gpioUnavailable { state.error = nil }
+            return .none
+
         default:
             return .none
         }

@@ -45,7 +45,7 @@ public struct CheckInFeature: Reducer {
             return .merge(.cancel(id: CancelID.phaseBoundary), .cancel(id: CancelID.longPress),
                           .cancel(id: CancelID.feedback))
 
-        case .buttonPressed, .buttonReleased, .longPressThresholdReached:
+        case .buttonPressed, .buttonReleased, .longPressThresholdReached, .gpioLost, .gpioRestored:
             return reduceButton(into: &state, action: action)
 
         case let .checkInRequested(source):

@@ -32,6 +32,11 @@ extension CheckInFeature {
         case phaseBoundaryReached
         /// The acknowledgement or long-press feedback has been shown long enough.
         case feedbackFinished
+        /// The GPIO chip is missing or was removed (message says which and why): the button and
+        /// the LEDs are gone until `gpioRestored`. A press in progress ends without a check-in.
+        case gpioLost(String)
+        /// The chip is back and the lines are held again.
+        case gpioRestored
         /// The wall clock was set or stepped (NTP, an operator, the first synchronisation) or has
         /// become synchronised. Countdowns run on monotonic time and do not move; the deadline shown
         /// is recomputed, unknown elapsed time may become known, and unsynchronised check-ins of this

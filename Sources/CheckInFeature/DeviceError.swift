@@ -12,6 +12,8 @@ public struct DeviceError: Hashable, Sendable, CustomStringConvertible {
         /// The database file was damaged, moved aside (never deleted) and a fresh one started:
         /// the device works, but its earlier check-ins are only in the moved file.
         case storeReplaced = "store_replaced"
+        /// The GPIO chip is missing or went away: no button, no LEDs, until it is back.
+        case gpioUnavailable = "gpio_unavailable"
     }
 
     public var kind: Kind
@@ -25,7 +27,7 @@ public struct DeviceError: Hashable, Sendable, CustomStringConvertible {
     /// Faults mean the device cannot keep its word: the LEDs show the fault pattern.
     public var isFault: Bool {
         switch kind {
-        case .checkInNotStored, .storeUnavailable, .settingsNotSaved: true
+        case .checkInNotStored, .storeUnavailable, .settingsNotSaved, .gpioUnavailable: true
         case .settingsRejected, .storeReplaced: false
         }
     }

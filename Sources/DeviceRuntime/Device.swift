@@ -24,6 +24,8 @@ public final class Device {
     /// The check-in store, kept trying while it cannot be opened (see StoreSupervisor).
     let storeSupervisor: StoreSupervisor
     let gpio: GPIOClient
+    /// Holds the GPIO lines, and waits for the chip when it is missing or goes away.
+    let gpioSupervisor: GPIOSupervisor
     let simulator: SimulatedGPIO?
     let leds: LEDDriver
     let clock: DeviceClock
@@ -31,7 +33,6 @@ public final class Device {
     let logger: Logger
     private var controlServer: ControlServer?
     private var terminal: SimulatorTerminal?
-    private var buttonLoop: Task<Void, Never>?
     private var wallClockMonitor: WallClockMonitor?
     // MARK: Uplink (nil on an offline device)
     let uploadQueue: UploadQueue
@@ -53,6 +54,8 @@ public final class Device {
         uplinkTransport = uplink?.1
 
         let leds = configuration.ledLanguage.leds
+        let connector: GPIOConnector
+        let initialGPIO: Result<GPIOClient, GPIOError>
         switch configuration.gpio.backend {
         case .simulated:
             let simulator = SimulatedGPIO(
@@ -63,11 +66,15 @@ public final class Device {
                 sleep: clock.sleep
             )
             self.simulator = simulator
-            gpio = simulator.client
+            connector = .simulated(simulator)
+            initialGPIO = .success(simulator.client)
         case .libgpiod:
             simulator = nil
-            gpio = try Self.openLibgpiod(configuration, logger: logger)
+            connector = .libgpiod(configuration, logger: logger)
+            initialGPIO = try Self.openLibgpiod(connector)
         }
+        gpioSupervisor = GPIOSupervisor(initial: initialGPIO, connector: connector, logger: logger, sleep: clock.sleep)
+        gpio = gpioSupervisor.client
 
         let feature = CheckInFeature(store: storeSupervisor.client, clock: clock)
         store = Store(
@@ -146,13 +153,23 @@ public final class Device {
             logger.warning("wall-clock steps will only be noticed at the next event: \(error)")
         }
 
-        let events = gpio.buttonEvents
-        buttonLoop = Task { [store, logger] in
-            for await event in events {
+        // MARK: GPIO chip coming and going (GPIOSupervisor): the fault reaches the feature (status,
+        // logs, systemd STATUS); the LEDs are written afresh whenever the lines are requested again.
+        if case let .waiting(failure) = gpioSupervisor.condition {
+            store.send(.gpioLost(Self.gpioFaultMessage(failure, chip: gpioSupervisor.chipDescription)))
+        }
+        gpioSupervisor.start(
+            onButton: { [store, logger] event in
                 logger.debug("button \(event.kind.rawValue)")
                 store.send(event.kind == .pressed ? .buttonPressed : .buttonReleased)
-            }
-        }
+            },
+            changed: { [store, leds, chip = gpioSupervisor.chipDescription] condition in
+                switch condition {
+                case .connected: store.send(.gpioRestored)
+                case let .waiting(failure): store.send(.gpioLost(Self.gpioFaultMessage(failure, chip: chip)))
+                }
+                leds.outputsReset()
+            })
 
         var simulatePress: (@Sendable (Duration) async -> Void)?
         if let simulator {
@@ -225,13 +242,33 @@ public final class Device {
             try? await clock.sleep(.milliseconds(5))
         }
         store.cancelAllEffects()
-        buttonLoop?.cancel()
         await storeSupervisor.stop()
         wallClockMonitor?.stop()
         leds.stop()
-        gpio.shutdown()
+        gpioSupervisor.stop()
         logger.notice("lifesignald stopped")
         terminal?.restore()
+    }
+}
+
+extension Device {
+    /// What status and logs say while the GPIO chip is missing or gone.
+    static func gpioFaultMessage(_ failure: GPIOError, chip: String) -> String {
+        "waiting for GPIO \(chip), no button or LEDs until it is there: \(failure)"
+    }
+}
+
+extension GPIOConnector {
+    /// The simulated board, whose chip tests can remove and restore.
+    static func simulated(_ simulator: SimulatedGPIO) -> GPIOConnector {
+        GPIOConnector(
+            chipDescription: "simulated chip",
+            connect: { () throws(GPIOError) in try simulator.connect() },
+            watchChips: {
+                let watch = simulator.watchChip()
+                return ChipWatch(changes: watch.changes, stop: watch.stop)
+            },
+            onlyAChipChangeHelps: { _ in true })
     }
 }
 

@@ -17,6 +17,8 @@ public final class LEDDriver {
     private let monotonicNow: @Sendable () -> Duration
     private let sleep: @Sendable (Duration) async throws -> Void
     private let report: (GPIOError) -> Void
+    /// The reason last reported, so a blink that keeps failing (no chip) is reported once.
+    private var lastReportedReason: String?
 
     public init(
         language: LEDLanguage,
@@ -40,6 +42,13 @@ public final class LEDDriver {
         let now = monotonicNow()
         player = PatternPlayer(leds: language.leds, pattern: language.pattern(for: indicator), startedAt: now)
         advance(at: now)
+    }
+
+    /// The LED lines were released or requested again (initially off): forget what was written
+    /// and write the current pattern afresh.
+    public func outputsReset() {
+        levels = Array(repeating: false, count: levels.count)
+        advance(at: monotonicNow())
     }
 
     /// Switches everything off and stops (shutdown).
@@ -68,8 +77,10 @@ public final class LEDDriver {
             do {
                 try setLED(index, level)
                 levels[index] = level
+                lastReportedReason = nil
             } catch {
-                report(error)
+                if error.reason != lastReportedReason { report(error) }
+                lastReportedReason = error.reason
             }
         }
     }

@@ -1,6 +1,7 @@
 import DeviceConfig
 import GPIOClient
 import GPIOLibgpiod
+import LinuxIO
 import Logging
 
 /// The `[gpio]`, `[button]` and `[leds.*]` sections as the libgpiod backend takes them.
@@ -31,11 +32,35 @@ extension LineSelector {
     }
 }
 
+extension GPIOConnector {
+    /// The configured chip and lines through libgpiod; waits for chips with inotify on /dev.
+    static func libgpiod(_ configuration: DeviceConfiguration, logger: Logger) -> GPIOConnector {
+        let config = LibgpiodConfiguration(configuration)
+        return GPIOConnector(
+            chipDescription: "\(config.chip)",
+            connect: { () throws(GPIOError) in try GPIOClient.libgpiod(config, log: logger) },
+            watchChips: {
+                do {
+                    let watcher = try DirectoryWatcher(directory: "/dev", namePrefix: "gpiochip")
+                    return ChipWatch(changes: watcher.changes, stop: { watcher.stop() })
+                } catch {
+                    logger.warning("cannot watch /dev for GPIO chips, retrying on a timer instead: \(error)")
+                    return nil
+                }
+            },
+            onlyAChipChangeHelps: { $0.isChipMissing })
+    }
+}
+
 extension Device {
-    /// Opens the configured chip and lines through libgpiod; every failure says what to fix.
-    static func openLibgpiod(_ configuration: DeviceConfiguration, logger: Logger) throws(StartupError) -> GPIOClient {
+    /// The first attempt at the configured chip and lines. A missing chip is waited for (the
+    /// daemon stays up); any other failure — a wrong line name, a busy line, no permission —
+    /// ends start-up with exit 69 and a message that says what to fix.
+    static func openLibgpiod(_ connector: GPIOConnector) throws(StartupError) -> Result<GPIOClient, GPIOError> {
         do {
-            return try GPIOClient.libgpiod(LibgpiodConfiguration(configuration), log: logger)
+            return .success(try connector.connect())
+        } catch where error.isChipMissing {
+            return .failure(error)
         } catch {
             throw .gpio(error.description)
         }

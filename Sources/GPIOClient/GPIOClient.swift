@@ -10,15 +10,20 @@ public struct GPIOClient: Sendable {
     public var setLED: @Sendable (_ index: Int, _ on: Bool) throws(GPIOError) -> Void
     /// Releases the lines. LEDs are switched off first.
     public var shutdown: @Sendable () -> Void
+    /// Why `buttonEvents` finished, when it finished on its own (the chip was removed, a read
+    /// failed) rather than by `shutdown`; nil while it runs or after a shutdown.
+    public var failure: @Sendable () -> GPIOError?
 
     public init(
         buttonEvents: AsyncStream<ButtonEvent>,
         setLED: @escaping @Sendable (_ index: Int, _ on: Bool) throws(GPIOError) -> Void,
-        shutdown: @escaping @Sendable () -> Void
+        shutdown: @escaping @Sendable () -> Void,
+        failure: @escaping @Sendable () -> GPIOError? = { nil }
     ) {
         self.buttonEvents = buttonEvents
         self.setLED = setLED
         self.shutdown = shutdown
+        self.failure = failure
     }
 }
 

@@ -2,6 +2,7 @@ import Glibc
 import GPIOClient
 import LinuxIO
 import Logging
+import Synchronization
 
 /// The button's own thread: waits in `poll` on the line request's descriptor and a wake-up event,
 /// so it sleeps until an edge (or a debounce/held-recheck deadline) and stops as soon as told to.
@@ -12,6 +13,11 @@ import Logging
 final class ButtonEventThread: Sendable {
     private let thread: DedicatedThread
     private let wakeup: WakeupEvent
+    private let failureBox: FailureBox
+
+    /// Why the thread ended on its own (the chip went away, a read failed); nil while it runs
+    /// and after `stop()`.
+    var failure: GPIOError? { failureBox.value.withLock { $0 } }
 
     /// Starts the thread, which takes sole ownership of the request and releases it when it
     /// ends. `continuation` is finished when the thread ends, for whatever reason.
@@ -24,11 +30,13 @@ final class ButtonEventThread: Sendable {
         let target = handover.value.target
         do {
             let wakeup = try WakeupEvent()
+            let failureBox = FailureBox()
             let loop = ThreadHandover(value: ButtonEventLoop(
                 request: handover.value, stopDescriptor: wakeup.descriptor, tracker: tracker,
-                continuation: continuation, log: log))
+                continuation: continuation, failure: failureBox, log: log))
             self.thread = try DedicatedThread.start(name: "gpio-button") { loop.value.run() }
             self.wakeup = wakeup
+            self.failureBox = failureBox
         } catch {
             throw GPIOError(operation: LibgpiodOperation.startEventThread, target: target, reason: error.description)
         }
@@ -41,20 +49,27 @@ final class ButtonEventThread: Sendable {
     }
 }
 
+/// Where the button thread leaves the error that ended it, for whoever sees the stream finish.
+final class FailureBox: Sendable {
+    let value = Mutex<GPIOError?>(nil)
+}
+
 /// The thread's state; lives on that thread only.
 private final class ButtonEventLoop {
     let request: LineRequest
     let stopDescriptor: Int32
     var tracker: ButtonLineTracker
     let continuation: AsyncStream<ButtonEvent>.Continuation
+    let failure: FailureBox
     let log: Logger
 
     init(request: LineRequest, stopDescriptor: Int32, tracker: ButtonLineTracker,
-         continuation: AsyncStream<ButtonEvent>.Continuation, log: Logger) {
+         continuation: AsyncStream<ButtonEvent>.Continuation, failure: FailureBox, log: Logger) {
         self.request = request
         self.stopDescriptor = stopDescriptor
         self.tracker = tracker
         self.continuation = continuation
+        self.failure = failure
         self.log = log
     }
 
@@ -63,6 +78,8 @@ private final class ButtonEventLoop {
         do {
             try loop()
         } catch {
+            // Recorded before the stream finishes, so a consumer that sees the end finds the cause.
+            failure.value.withLock { $0 = error }
             log.error("button line failed, no more button events: \(error)")
         }
     }

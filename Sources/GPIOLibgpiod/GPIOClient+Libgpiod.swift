@@ -16,7 +16,8 @@ extension GPIOClient {
         return GPIOClient(
             buttonEvents: hardware.buttonEvents,
             setLED: { index, on throws(GPIOError) in try hardware.setLED(index, on) },
-            shutdown: { hardware.shutdown() })
+            shutdown: { hardware.shutdown() },
+            failure: { hardware.failure })
     }
 }
 
@@ -75,6 +76,11 @@ final class LibgpiodHardware: Sendable {
             \(LibgpiodLibrary.hasKernelDebounce ? "in the kernel" : "in user space")\(initialLevel ? ", held at start" : ""); \
             LEDs \(ledTargets.joined(separator: ", "))
             """)
+    }
+
+    /// Why the button stream ended on its own, if it did (see `GPIOClient.failure`).
+    var failure: GPIOError? {
+        state.withLock { $0.buttonThread?.failure }
     }
 
     func setLED(_ index: Int, _ on: Bool) throws(GPIOError) {

@@ -19,8 +19,6 @@ public final class SimulatedGPIO: Sendable {
 
     private let monotonicNow: @Sendable () -> Duration
     private let sleep: @Sendable (Duration) async throws -> Void
-    private let buttonEvents: AsyncStream<ButtonEvent>
-    private let buttonContinuation: AsyncStream<ButtonEvent>.Continuation
     private let state: Mutex<SimulatorState>
 
     /// - Parameters:
@@ -44,10 +42,8 @@ public final class SimulatedGPIO: Sendable {
         self.chatter = chatter
         self.monotonicNow = monotonicNow
         self.sleep = sleep
-        // Unbounded: a button press must never be dropped, and a person cannot press fast enough
-        // to matter.
-        (buttonEvents, buttonContinuation) = AsyncStream.makeStream(of: ButtonEvent.self)
         state = Mutex(SimulatorState(
+            button: ButtonStream(),
             debouncer: ButtonDebouncer(period: debounce),
             ledLevels: Array(repeating: false, count: ledCount),
             ledRecord: LEDChangeRing(capacity: ledHistoryCapacity)
@@ -57,10 +53,16 @@ public final class SimulatedGPIO: Sendable {
     /// The board as the rest of the daemon sees it. Its button stream is this simulator's only
     /// stream: consume it in one place.
     public var client: GPIOClient {
-        GPIOClient(
-            buttonEvents: buttonEvents,
+        let stream = state.withLock { $0.button }
+        return GPIOClient(
+            buttonEvents: stream.events,
             setLED: { index, on throws(GPIOError) in try self.setLED(index, on: on) },
-            shutdown: { self.shutdown() }
+            // Like releasing a request: a no-op for a connection whose chip has gone already.
+            shutdown: { [weak self] in
+                guard let self, self.state.withLock({ $0.button.id == stream.id && $0.chipFailure == nil }) else { return }
+                self.shutdown()
+            },
+            failure: { [weak self] in self?.state.withLock { $0.button.id == stream.id ? $0.chipFailure : nil } }
         )
     }
 
@@ -107,7 +109,7 @@ public final class SimulatedGPIO: Sendable {
     /// period unless another edge comes first. For tests and for backends built on this one.
     public func inject(level: Bool, at time: Duration) {
         state.withLock { state in
-            guard !state.isShutDown else { return }
+            guard !state.isShutDown, state.chipFailure == nil else { return }
             guard let deadline = state.feed(RawEdge(level: level, at: time)) else { return }
             let generation = state.edgeGeneration
             state.settleTimer = Task {
@@ -132,7 +134,7 @@ public final class SimulatedGPIO: Sendable {
 
     private func feed(_ edge: RawEdge) -> Bool {
         state.withLock { state in
-            guard !state.isShutDown else { return false }
+            guard !state.isShutDown, state.chipFailure == nil else { return false }
             _ = state.feed(edge)
             return true
         }
@@ -146,7 +148,7 @@ public final class SimulatedGPIO: Sendable {
               limit.map({ deadline <= $0 }) ?? true {
             try await sleep(until: deadline)
             state.withLock { state in
-                if let event = state.debouncer.settle(at: deadline) { buttonContinuation.yield(event) }
+                if let event = state.debouncer.settle(at: deadline) { state.button.continuation.yield(event) }
             }
         }
     }
@@ -156,7 +158,7 @@ public final class SimulatedGPIO: Sendable {
             // A newer edge owns the debouncer now; its own timer will settle it.
             guard state.edgeGeneration == generation, !state.isShutDown else { return }
             state.settleTimer = nil
-            if let event = state.debouncer.settle(at: deadline) { buttonContinuation.yield(event) }
+            if let event = state.debouncer.settle(at: deadline) { state.button.continuation.yield(event) }
         }
     }
 
@@ -176,6 +178,9 @@ public final class SimulatedGPIO: Sendable {
             guard !state.isShutDown else {
                 return GPIOError(operation: "set", target: "simulated LED \(index)",
                                  reason: "the GPIO lines have been released (shut down)")
+            }
+            if let failure = state.chipFailure {
+                return GPIOError(operation: "set", target: "simulated LED \(index)", reason: failure.reason)
             }
             guard state.ledLevels.indices.contains(index) else {
                 return GPIOError(operation: "set", target: "simulated LED \(index)",
@@ -216,6 +221,70 @@ public final class SimulatedGPIO: Sendable {
         }
     }
 
+    // MARK: The chip coming and going
+
+    /// Takes the chip away, as unloading its driver or unplugging a GPIO expander does: the
+    /// button stream finishes with `client.failure` saying why, the LEDs go dark (released lines
+    /// revert), `setLED` and `connect()` fail until `restoreChip()`.
+    public func removeChip() {
+        let now = monotonicNow()
+        state.withLock { state in
+            guard !state.isShutDown, state.chipFailure == nil else { return }
+            state.chipFailure = GPIOError(
+                operation: "read", target: "simulated GPIO chip", reason: "the chip was removed")
+            state.settleTimer?.cancel()
+            state.settleTimer = nil
+            state.edgeGeneration &+= 1
+            state.rawLevel = false
+            state.debouncer = ButtonDebouncer(period: debounce)
+            for index in state.ledLevels.indices where state.ledLevels[index] {
+                state.setLED(index, on: false, at: now)
+            }
+            state.button.continuation.finish()
+            for watcher in state.chipWatchers.values { watcher.yield(Self.chipName) }
+        }
+    }
+
+    /// Brings the chip back; `connect()` then returns a client with a fresh button stream.
+    public func restoreChip() {
+        state.withLock { state in
+            guard !state.isShutDown, state.chipFailure != nil else { return }
+            state.chipFailure = nil
+            state.button = ButtonStream()
+            for watcher in state.chipWatchers.values { watcher.yield(Self.chipName) }
+        }
+    }
+
+    /// The name `watchChip()` reports changes under.
+    public static let chipName = "gpiochip-simulated"
+
+    /// True between `removeChip()` and `restoreChip()`.
+    public var isChipRemoved: Bool { state.withLock { $0.chipFailure != nil } }
+
+    /// Opens the board like a hardware backend opens its chip: fails while the chip is removed.
+    public func connect() throws(GPIOError) -> GPIOClient {
+        let removed = state.withLock { $0.chipFailure != nil || $0.isShutDown }
+        guard !removed else {
+            throw GPIOError(operation: "open", target: "simulated GPIO chip", reason: "no such chip (removed)")
+        }
+        return client
+    }
+
+    /// Yields the chip's name whenever it is removed or restored, like inotify on /dev; finishes
+    /// at shutdown or when `stop` is called.
+    public func watchChip() -> (changes: AsyncStream<String>, stop: @Sendable () -> Void) {
+        let (changes, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1))
+        let id = state.withLock { state in
+            state.nextObserverID += 1
+            if state.isShutDown { continuation.finish() } else { state.chipWatchers[state.nextObserverID] = continuation }
+            return state.nextObserverID
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.chipWatchers.removeValue(forKey: id) }
+        }
+        return (changes, { continuation.finish() })
+    }
+
     // MARK: Lifetime
 
     /// Switches every LED off (recorded like any change), stops the debounce timers and finishes
@@ -231,14 +300,16 @@ public final class SimulatedGPIO: Sendable {
             state.settleTimer?.cancel()
             state.settleTimer = nil
             state.ledObservers.removeAll()
+            state.button.continuation.finish()
+            for watcher in state.chipWatchers.values { watcher.finish() }
+            state.chipWatchers.removeAll()
         }
-        buttonContinuation.finish()
     }
 
     public var isShutDown: Bool { state.withLock { $0.isShutDown } }
 
     deinit {
-        buttonContinuation.finish()
+        state.withLock { $0.button.continuation.finish() }
     }
 }
 

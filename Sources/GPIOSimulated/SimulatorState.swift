@@ -1,7 +1,10 @@
 import GPIOClient
+import Synchronization
 
 /// Everything `SimulatedGPIO` guards with its lock.
 struct SimulatorState {
+    /// The current chip's button stream; a restored chip gets a new one.
+    var button: ButtonStream
     var debouncer: ButtonDebouncer
     var rawLevel = false
     /// Bumped on every raw edge, so a settle timer started by an older edge knows it is stale.
@@ -16,9 +19,12 @@ struct SimulatorState {
     var nextObserverID: UInt64 = 0
 
     var isShutDown = false
+    /// Set while the chip is removed (`removeChip()`): why the button stream ended.
+    var chipFailure: GPIOError?
+    var chipWatchers: [UInt64: AsyncStream<String>.Continuation] = [:]
 
     mutating func beginPress() -> Bool {
-        guard !pressInProgress, !isShutDown else { return false }
+        guard !pressInProgress, !isShutDown, chipFailure == nil else { return false }
         pressInProgress = true
         return true
     }
@@ -40,5 +46,19 @@ struct SimulatorState {
         let change = LEDChange(sequence: lastLEDSequence, index: index, on: on, at: time)
         ledRecord.append(change)
         for observer in ledObservers.values { observer(change, ledLevels) }
+    }
+}
+
+/// One chip's button events. Unbounded: a press must never be dropped, and a person cannot press
+/// fast enough to matter.
+struct ButtonStream: Sendable {
+    private static let counter = Mutex<UInt64>(0)
+    let id: UInt64
+    let events: AsyncStream<ButtonEvent>
+    let continuation: AsyncStream<ButtonEvent>.Continuation
+
+    init() {
+        id = Self.counter.withLock { $0 += 1; return $0 }
+        (events, continuation) = AsyncStream.makeStream(of: ButtonEvent.self)
     }
 }
