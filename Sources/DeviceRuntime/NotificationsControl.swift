@@ -104,7 +104,7 @@ final class NotificationsControl {
         case let .changeNotSaved(_, failure)?:
             return .failure("\(operation.rawValue) was NOT saved and has been undone: \(failure.message)")
         case .unknownNotification?:
-            return .failure("no notification with id \(id ?? "") on this device; `lifesignalctl notifications --all --type all` lists them")
+            return .failure(Self.unknown(id ?? ""))
         default:
             return .failure("no answer from the store within \(DurationText.format(Self.answerTimeout))")
         }
@@ -120,11 +120,14 @@ final class NotificationsControl {
         case 1:
             return matches[0]
         case 0:
-            throw Refusal(message: "no notification with id \(typed) on this device; "
-                          + "`lifesignalctl notifications --all --type all` lists them")
+            throw Refusal(message: Self.unknown(typed))
         default:
             throw Refusal(message: "\(matches.count) notifications have ids starting with \(typed); give more of the id")
         }
+    }
+
+    private static func unknown(_ id: String) -> String {
+        "no notification with id \(id) on this device; `lifesignalctl notifications --all --type all` lists them"
     }
 
     private struct Refusal: Error {

@@ -53,44 +53,44 @@ struct Notifications: ParsableCommand {
         }
     }
 
-    struct Read: ParsableCommand {
+    struct Read: NotificationsOperation {
         static let configuration = CommandConfiguration(abstract: "Mark one notification as read.")
         @OptionGroup var options: CommonOptions
         @Argument(help: "The notification's id, or its first characters as the list shows them.")
         var id: String
-
-        func run() throws {
-            try options.showNotifications(ControlRequest(.notificationRead, notificationID: id))
-        }
+        var request: ControlRequest { ControlRequest(.notificationRead, notificationID: id) }
     }
 
-    struct ReadAll: ParsableCommand {
+    struct ReadAll: NotificationsOperation {
         static let configuration = CommandConfiguration(commandName: "read-all", abstract: "Mark every notification as read.")
         @OptionGroup var options: CommonOptions
-
-        func run() throws {
-            try options.showNotifications(ControlRequest(.notificationsReadAll))
-        }
+        var request: ControlRequest { ControlRequest(.notificationsReadAll) }
     }
 
-    struct Clear: ParsableCommand {
+    struct Clear: NotificationsOperation {
         static let configuration = CommandConfiguration(abstract: "Clear (remove) one notification.")
         @OptionGroup var options: CommonOptions
         @Argument(help: "The notification's id, or its first characters as the list shows them.")
         var id: String
-
-        func run() throws {
-            try options.showNotifications(ControlRequest(.notificationClear, notificationID: id))
-        }
+        var request: ControlRequest { ControlRequest(.notificationClear, notificationID: id) }
     }
 
-    struct ClearAll: ParsableCommand {
+    struct ClearAll: NotificationsOperation {
         static let configuration = CommandConfiguration(commandName: "clear-all", abstract: "Clear every notification.")
         @OptionGroup var options: CommonOptions
+        var request: ControlRequest { ControlRequest(.notificationsClearAll) }
+    }
+}
 
-        func run() throws {
-            try options.showNotifications(ControlRequest(.notificationsClearAll))
-        }
+/// An operation on the notifications: one request, answered with the list.
+protocol NotificationsOperation: ParsableCommand {
+    var options: CommonOptions { get }
+    var request: ControlRequest { get }
+}
+
+extension NotificationsOperation {
+    func run() throws {
+        try options.showNotifications(request)
     }
 }
 

@@ -18,18 +18,7 @@ final class NotificationsEndToEndTests: XCTestCase {
     }
 
     private func makeDevice(url: String) throws -> DaemonHarness {
-        let tokenPath = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-e2e-token-\(UUID().uuidString)").path
-        try "\(Self.token)\n".write(toFile: tokenPath, atomically: false, encoding: .utf8)
-        XCTAssertEqual(chmod(tokenPath, 0o600), 0)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: tokenPath) }
-        return try DaemonHarness(interval: "1h", reminder: "10m", config: """
-
-            [uplink]
-            url = "\(url)"
-            token_file = "\(tokenPath)"
-            retry_max = "1s"
-            timeout = "5s"
-            """)
+        try DaemonHarness.uplinked(to: url, token: Self.token, for: self)
     }
 
     private func list(_ device: DaemonHarness, _ arguments: [String] = []) throws -> NotificationsReport {
