@@ -2,7 +2,7 @@
 // LifeSignal Device: a check-in button and status LEDs for people who live alone.
 //
 // Modules by responsibility (see docs/architecture.md):
-//   pure logic        ComposableCore, CheckInModels, CheckInFeature, LEDLanguage, ConfigFile, DeviceConfig
+//   pure logic        ComposableCore, CheckInModels, CheckInFeature, NotificationsFeature, LEDLanguage, ConfigFile, DeviceConfig
 //   client interfaces DeviceClock, GPIOClient, CheckInStoreClient, UplinkClient
 //   live clients      DeviceClockLive, GPIOSimulated (+ SimulatorTerminal), CheckInStoreLive (over
 //                     SQLiteDatabase/CSQLite), GPIOLibgpiod (over CGPIOD), UplinkLive (over libcurl/CCurl,
@@ -65,6 +65,7 @@ let package = Package(
         .module("DeviceClock", ["CheckInModels"]),
         .module("LEDLanguage"),
         .module("CheckInFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "CheckInStoreClient", "LEDLanguage"]),
+        .module("NotificationsFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "CheckInStoreClient", "UplinkClient"]),
         .module("ConfigFile"),
         .module("DeviceConfig", ["ConfigFile", "CheckInModels", "LEDLanguage"]),
 
@@ -122,7 +123,7 @@ let package = Package(
             "ComposableCore", "CheckInFeature", "CheckInModels", "DeviceClock", "DeviceClockLive",
             "GPIOClient", "GPIOSimulated", "CheckInStoreClient", "CheckInStoreLive", "LEDLanguage",
             "DeviceConfig", "ControlProtocol", "ControlSocket", "SimulatorTerminal", "LinuxIO", "GPIOLibgpiod",
-            "SystemdNotify", "UplinkClient", "UplinkLive", log, lifecycle,
+            "SystemdNotify", "UplinkClient", "UplinkLive", "NotificationsFeature", log, lifecycle,
         ]),
         .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO",
                                  "SQLiteDatabase", "CLinuxSupport", argumentParser]),
@@ -142,6 +143,7 @@ let package = Package(
         // MARK: Tests
         .tests("ComposableCoreTests", ["ComposableCore", "ComposableTestSupport", clocks, concurrencyExtras]),
         .tests("CheckInFeatureTests", ["CheckInFeature", "ComposableTestSupport", clocks, concurrencyExtras]),
+        .tests("NotificationsFeatureTests", ["NotificationsFeature", "ComposableTestSupport", clocks, concurrencyExtras]),
         .tests("LEDLanguageTests", ["LEDLanguage"]),
         .tests("GPIOTests", ["GPIOClient", "GPIOSimulated", "SimulatorTerminal", "LinuxIO"]),
         .tests("GPIOLibgpiodTests", ["GPIOLibgpiod", "GPIOClient", log]),
@@ -153,7 +155,7 @@ let package = Package(
         .tests("EndToEndTests", ["ControlProtocol", "ControlSocket", "CheckInStoreLive", "CheckInStoreClient",
                                  "SQLiteDatabase", "DeviceAPI", "DevServer", "CheckInModels"]),
         .tests("UplinkTests", ["UplinkClient", "UplinkLive", "DeviceAPI", "DevServer", "CheckInModels",
-                               "CheckInStoreLive", "DeviceRuntime", "DeviceClock", "DeviceClockLive"]),
+                               "CheckInStoreLive", "DeviceRuntime", "DeviceClock", "DeviceClockLive", "NotificationsFeature"]),
         .tests("ArchitectureTests", []),
         .tests("SystemdNotifyTests", ["SystemdNotify"]),
         .tests("DeviceRuntimeTests", ["DeviceRuntime", "GPIOClient", "GPIOSimulated", "DeviceConfig", "DeviceClock",

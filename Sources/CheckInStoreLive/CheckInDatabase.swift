@@ -11,7 +11,8 @@ import SQLiteDatabase
 public actor CheckInDatabase {
     /// The database file, as given to `open(path:)`.
     public nonisolated let path: String
-    private let connection: Connection
+    /// Internal, not private: the notifications extension (another file) shares the connection.
+    let connection: Connection
     /// Compiled once: parsing the INSERT was a large share of a check-in's CPU time.
     private var cachedInsert: Statement?
 
@@ -216,7 +217,7 @@ public actor CheckInDatabase {
         return records
     }
 
-    private func countRows(_ sql: String, while action: String) throws(StoreFailure) -> Int {
+    func countRows(_ sql: String, while action: String) throws(StoreFailure) -> Int {
         do throws(SQLiteError) {
             let select = try connection.prepare(sql)
             try select.step()

@@ -5,6 +5,7 @@
 enum Schema {
     static let migrations: [[String]] = [
         version1,
+        notificationsVersion,
     ]
 
     /// The version this code writes and understands.
@@ -40,6 +41,56 @@ enum Schema {
             applied_config_reminder_us INTEGER,
             CHECK ((applied_config_interval_us IS NULL) = (applied_config_reminder_us IS NULL))
         ) STRICT
+        """,
+    ]
+
+    /// Notifications from the backend, the person's changes to them waiting for the backend (the
+    /// outbox) and the remembered filter with the sync cursor.
+    static let notificationsVersion = [
+        """
+        CREATE TABLE notifications (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) > 0),
+            -- Order of arrival on the device, never reused: "mark all read" covers what had arrived.
+            local_order INTEGER NOT NULL UNIQUE,
+            type TEXT NOT NULL CHECK (type IN ('alert', 'ping', 'role', 'added', 'removed', 'checkIn')),
+            created_at_us INTEGER NOT NULL,
+            is_read INTEGER NOT NULL CHECK (is_read IN (0, 1)),
+            -- Cleared on the device and not yet confirmed by the backend: hidden, kept until then.
+            cleared INTEGER NOT NULL DEFAULT 0 CHECK (cleared IN (0, 1)),
+            title TEXT NOT NULL,
+            body TEXT,
+            related_contact_id TEXT,
+            related_ping_id TEXT,
+            related_alert_id TEXT
+        ) STRICT
+        """,
+        """
+        CREATE TABLE notification_changes (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) > 0),
+            queue_order INTEGER NOT NULL UNIQUE,
+            operation TEXT NOT NULL CHECK (operation IN ('markRead', 'markAllRead', 'clear', 'clearAll')),
+            notification_id TEXT CHECK ((notification_id IS NULL) = (operation IN ('markAllRead', 'clearAll'))),
+            at_us INTEGER NOT NULL,
+            -- markAllRead / clearAll: the backend's cursor and the device's arrival order at the time.
+            through_cursor TEXT,
+            through_local_order INTEGER,
+            -- NULL until the backend has acknowledged the change.
+            synced_at_us INTEGER
+        ) STRICT
+        """,
+        """
+        CREATE INDEX notification_changes_pending ON notification_changes (queue_order) WHERE synced_at_us IS NULL
+        """,
+        """
+        CREATE TABLE notification_settings (
+            singleton INTEGER PRIMARY KEY NOT NULL CHECK (singleton = 1),
+            filter_type TEXT CHECK (filter_type IN ('alert', 'ping', 'role', 'added', 'removed', 'checkIn')),
+            unread_only INTEGER NOT NULL DEFAULT 0 CHECK (unread_only IN (0, 1)),
+            cursor TEXT
+        ) STRICT
+        """,
+        """
+        INSERT INTO notification_settings (singleton) VALUES (1)
         """,
     ]
 }

@@ -10,6 +10,12 @@ public struct ControlRequest: Codable, Hashable, Sendable {
         case simPress = "sim-press"
         case dismissError = "dismiss-error"
         case queue
+        /// The notifications; `type` / `unreadOnly` change the remembered filter first.
+        case notifications
+        case notificationRead = "notification-read"
+        case notificationsReadAll = "notifications-read-all"
+        case notificationClear = "notification-clear"
+        case notificationsClearAll = "notifications-clear-all"
     }
 
     public var command: Command
@@ -20,12 +26,22 @@ public struct ControlRequest: Codable, Hashable, Sendable {
     public var reminder: String?
     /// `sim-press`: how long the simulated button is held ("150ms", "4s").
     public var hold: String?
+    /// `notification-read`, `notification-clear`: the notification's id, or a unique prefix of it.
+    public var notificationID: String?
+    /// `notifications`: show only this type from now on (`all`, or alert, ping, role, added, removed, checkIn).
+    public var type: String?
+    /// `notifications`: show only unread ones from now on (false: all).
+    public var unreadOnly: Bool?
 
-    public init(_ command: Command, limit: Int? = nil, interval: String? = nil, reminder: String? = nil, hold: String? = nil) {
+    public init(_ command: Command, limit: Int? = nil, interval: String? = nil, reminder: String? = nil, hold: String? = nil,
+                notificationID: String? = nil, type: String? = nil, unreadOnly: Bool? = nil) {
         self.command = command
         self.limit = limit
         self.interval = interval
         self.reminder = reminder
         self.hold = hold
+        self.notificationID = notificationID
+        self.type = type
+        self.unreadOnly = unreadOnly
     }
 }

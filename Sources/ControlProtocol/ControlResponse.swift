@@ -8,9 +8,11 @@ public struct ControlResponse: Codable, Hashable, Sendable {
     public var history: [CheckInReport]?
     public var settings: SettingsReport?
     public var queue: QueueReport?
+    public var notifications: NotificationsReport?
 
     public init(ok: Bool = true, error: String? = nil, status: StatusReport? = nil, checkIn: CheckInReport? = nil,
-                history: [CheckInReport]? = nil, settings: SettingsReport? = nil, queue: QueueReport? = nil) {
+                history: [CheckInReport]? = nil, settings: SettingsReport? = nil, queue: QueueReport? = nil,
+                notifications: NotificationsReport? = nil) {
         self.ok = ok
         self.error = error
         self.status = status
@@ -18,6 +20,7 @@ public struct ControlResponse: Codable, Hashable, Sendable {
         self.history = history
         self.settings = settings
         self.queue = queue
+        self.notifications = notifications
     }
 
     public static func failure(_ message: String) -> ControlResponse {

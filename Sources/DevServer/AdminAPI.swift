@@ -21,6 +21,8 @@ public struct ServerStats: Codable, Hashable, Sendable {
     /// Faults injected so far.
     public var faultsInjected: Int = 0
     public var heartbeats: Int = 0
+    /// Notification changes received in accepted requests, resends included.
+    public var notificationChangesReceived: Int = 0
     /// Device API requests by operation, e.g. `POST /v1/check-ins`, faulted ones included.
     public var requestsByOperation: [String: Int] = [:]
 }

@@ -28,7 +28,7 @@ public final class DevServer: Sendable {
 
     public let port: UInt16
     private let server: HTTPServer
-    private let routes: Routes
+    let routes: Routes
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
@@ -176,6 +176,10 @@ final class Routes: Sendable {
             return settings(device: device)
         case ("PUT", DeviceAPIPath.settings):
             return putSettings(request, device: device)
+        case ("GET", DeviceAPIPath.notifications):
+            return notifications(request, device: device)
+        case ("POST", DeviceAPIPath.notificationChanges):
+            return changeNotifications(request, device: device)
         default:
             return .error(501, "\(request.method) \(request.path) is specified but not implemented by this reference server yet")
         }
@@ -188,8 +192,8 @@ final class Routes: Sendable {
         DeviceAPIPath.settings: ["GET", "PUT"],
         "/v1/pings": ["GET"],
         "/v1/ping-responses": ["POST"],
-        "/v1/notifications": ["GET"],
-        "/v1/notifications/changes": ["POST"],
+        DeviceAPIPath.notifications: ["GET"],
+        DeviceAPIPath.notificationChanges: ["POST"],
         "/v1/alerts": ["POST"],
     ]
 
@@ -277,6 +281,10 @@ final class Routes: Sendable {
             } catch {
                 return .error(500, "could not read the check-ins: \(error)")
             }
+        case ("POST", "/admin/notifications"):
+            return adminCreateNotification(request)
+        case ("GET", "/admin/notifications"):
+            return adminNotifications(request)
         case ("GET", "/admin/stats"):
             return .json(stats.withLock { $0 })
         case ("PUT", "/admin/settings"):

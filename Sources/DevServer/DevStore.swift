@@ -5,7 +5,8 @@ import Synchronization
 
 /// The dev server's own SQLite file: check-ins by (device, id) and each device's settings.
 final class DevStore: Sendable {
-    private let connection: Mutex<Connection>
+    /// Internal, not private: the notifications extension (another file) uses it too.
+    let connection: Mutex<Connection>
 
     init(path: String) throws(SQLiteError) {
         let connection = try Connection(path: path)
@@ -32,6 +33,7 @@ final class DevStore: Sendable {
                 version INTEGER NOT NULL
             );
             """)
+        try connection.execute(Self.notificationTables)
         self.connection = Mutex(connection)
     }
 

@@ -14,7 +14,7 @@ enum ConfigSchema {
         ("simulator", ["chatter_edges", "chatter_span", "terminal"]),
         ("log", ["level"]),
         ("developer", ["short_intervals"]),
-        ("uplink", ["url", "token_file", "batch_size", "timeout", "retry_max"]),
+        ("uplink", ["url", "token_file", "batch_size", "timeout", "retry_max", "notifications_refresh"]),
     ]
 
     /// Keys of each `[leds.<name>]` table.

@@ -13,14 +13,17 @@ public struct UplinkConfiguration: Hashable, Sendable {
     public var timeout: Duration
     /// The longest wait between retries after transient failures (1s…24h).
     public var retryMax: Duration
+    /// How often notifications are fetched from the backend while nothing else asks for them (10s…24h).
+    public var notificationsRefresh: Duration
 
     public init(url: String, tokenFile: String, batchSize: Int = 500, timeout: Duration = .seconds(30),
-                retryMax: Duration = .seconds(900)) {
+                retryMax: Duration = .seconds(900), notificationsRefresh: Duration = .seconds(300)) {
         self.url = url
         self.tokenFile = tokenFile
         self.batchSize = batchSize
         self.timeout = timeout
         self.retryMax = retryMax
+        self.notificationsRefresh = notificationsRefresh
     }
 }
 
@@ -33,6 +36,8 @@ extension ConfigLoader {
         let batchSize = value(table, "uplink", "batch_size", 500, ValueRules.integer(in: 1...1000))
         let timeout = value(table, "uplink", "timeout", .seconds(30), ValueRules.duration(in: .seconds(1) ... .seconds(300)))
         let retryMax = value(table, "uplink", "retry_max", .seconds(900), ValueRules.duration(in: .seconds(1) ... .seconds(86_400)))
+        let notificationsRefresh = value(table, "uplink", "notifications_refresh", .seconds(300),
+                                         ValueRules.duration(in: .seconds(10) ... .seconds(86_400)))
         guard table["url"] != nil else {
             if let first = table.entries.first {
                 report("uplink.url", atEntry: first, "[uplink] needs url = \"https://…\" (the backend); "
@@ -48,7 +53,8 @@ extension ConfigLoader {
             }
             return nil
         }
-        return UplinkConfiguration(url: url, tokenFile: tokenFile, batchSize: batchSize, timeout: timeout, retryMax: retryMax)
+        return UplinkConfiguration(url: url, tokenFile: tokenFile, batchSize: batchSize, timeout: timeout, retryMax: retryMax,
+                                   notificationsRefresh: notificationsRefresh)
     }
 }
 

@@ -15,13 +15,15 @@ final class ControlHandler {
     let gpioBackend: String
     /// Present only when the simulated GPIO backend is active.
     let simulatePress: (@Sendable (Duration) async -> Void)?
-    let waiters: DelegateWaiters
+    let waiters: DelegateWaiters<CheckInFeature.Action.Delegate>
     let uploadQueue: UploadQueue
     let uploader: Uploader?
+    /// `lifesignalctl notifications` and its operations.
+    var notifications: NotificationsControl?
     static let answerTimeout = Duration.seconds(10)
 
     init(store: Store<CheckInFeature>, storeClient: CheckInStoreClient, leds: LEDDriver, clock: DeviceClock,
-         gpioBackend: String, simulatePress: (@Sendable (Duration) async -> Void)?, waiters: DelegateWaiters,
+         gpioBackend: String, simulatePress: (@Sendable (Duration) async -> Void)?, waiters: DelegateWaiters<CheckInFeature.Action.Delegate>,
          uploadQueue: UploadQueue, uploader: Uploader?) {
         self.store = store
         self.storeClient = storeClient
@@ -78,6 +80,9 @@ final class ControlHandler {
             return ControlResponse(status: await status())
         case .queue:
             return await queue()
+        case .notifications, .notificationRead, .notificationsReadAll, .notificationClear, .notificationsClearAll:
+            guard let notifications else { return .failure("notifications are not available in this daemon") }
+            return await notifications.handle(request)
         }
     }
 

@@ -1,13 +1,12 @@
-import CheckInFeature
-
-/// Lets the control socket wait for the feature's answer to what it asked (a stored check-in, a
-/// saved or refused setting). The store's observer hands every delegate action to `deliver`.
+/// Lets the control socket wait for a feature's answer to what it asked (a stored check-in, a
+/// saved or refused setting, a stored notification change). The store's observer hands every
+/// delegate action to `deliver`.
 @MainActor
-final class DelegateWaiters {
+final class DelegateWaiters<Delegate: Sendable> {
     private struct Waiter {
         let id: Int
-        let accepts: (CheckInFeature.Action.Delegate) -> Bool
-        let continuation: CheckedContinuation<CheckInFeature.Action.Delegate?, Never>
+        let accepts: (Delegate) -> Bool
+        let continuation: CheckedContinuation<Delegate?, Never>
     }
 
     private var waiters: [Waiter] = []
@@ -16,11 +15,11 @@ final class DelegateWaiters {
     /// Waits for the first delegate action `accepts` takes, or nil after `timeout`.
     /// `trigger` runs once the waiter is registered, so an answer sent synchronously is not missed.
     func wait(
-        for accepts: @escaping (CheckInFeature.Action.Delegate) -> Bool,
+        for accepts: @escaping (Delegate) -> Bool,
         timeout: Duration,
         sleep: @escaping @Sendable (Duration) async throws -> Void,
         trigger: () -> Void
-    ) async -> CheckInFeature.Action.Delegate? {
+    ) async -> Delegate? {
         let id = nextID
         nextID += 1
         let timer = Task { [weak self] in
@@ -34,7 +33,7 @@ final class DelegateWaiters {
         }
     }
 
-    func deliver(_ delegate: CheckInFeature.Action.Delegate) {
+    func deliver(_ delegate: Delegate) {
         let (taken, kept) = waiters.reduce(into: ([Waiter](), [Waiter]())) { split, waiter in
             if waiter.accepts(delegate) { split.0.append(waiter) } else { split.1.append(waiter) }
         }

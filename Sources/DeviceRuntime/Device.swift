@@ -12,6 +12,7 @@ import GPIOClient
 public import GPIOSimulated
 import LEDLanguage
 public import Logging
+import NotificationsFeature
 import SimulatorTerminal
 import UplinkLive
 
@@ -29,7 +30,7 @@ public final class Device {
     let simulator: SimulatedGPIO?
     let leds: LEDDriver
     let clock: DeviceClock
-    let waiters = DelegateWaiters()
+    let waiters = DelegateWaiters<CheckInFeature.Action.Delegate>()
     let logger: Logger
     private var controlServer: ControlServer?
     private var terminal: SimulatorTerminal?
@@ -39,6 +40,9 @@ public final class Device {
     let uploader: Uploader?
     private let uplinkTransport: CurlTransport?
     private var settingsSync: SettingsSync?
+    // MARK: Notifications (Device+Notifications.swift)
+    let notifications: Store<NotificationsFeature>
+    let notificationWaiters = DelegateWaiters<NotificationsFeature.Action.Delegate>()
 
     /// Opens the store and the GPIO lines. Nothing runs until `start()`.
     public init(configuration: DeviceConfiguration, clock: DeviceClock, logger: Logger) throws(StartupError) {
@@ -52,6 +56,8 @@ public final class Device {
         let uplink = try Uploader.live(configuration.uplink, queue: uploadQueue, clock: clock, logger: logger)
         uploader = uplink?.0
         uplinkTransport = uplink?.1
+        notifications = Self.makeNotifications(configuration.uplink, store: storeSupervisor, uplink: uploader?.client,
+                                               clock: clock)
 
         let leds = configuration.ledLanguage.leds
         let connector: GPIOConnector
@@ -137,10 +143,11 @@ public final class Device {
         if let replaced = storeSupervisor.replacedDamagedFile {
             store.send(.setError(DeviceError(.storeReplaced, replaced)))
         }
-        Task { [storeSupervisor, store] in
+        Task { [storeSupervisor, store, notifications] in
             await storeSupervisor.superviseOpening(opened: { @MainActor in
                 store.send(.loadCheckInSettings)
                 store.send(.loadCheckInHistory)
+                notifications.send(.loadNotifications)
             })
         }
         // MARK: end of store faults
@@ -191,6 +198,7 @@ public final class Device {
             throw .system("control socket: \(error)")
         }
         controlServer = server
+        handler.notifications = startNotifications()
         uploader?.start()
         logger.notice("lifesignald ready", metadata: [
             "store": "\(configuration.storePath)", "socket": "\(configuration.controlSocket)",
@@ -242,6 +250,8 @@ public final class Device {
             try? await clock.sleep(.milliseconds(5))
         }
         store.cancelAllEffects()
+        notifications.send(.daemonStopping)
+        notifications.cancelAllEffects()
         await storeSupervisor.stop()
         wallClockMonitor?.stop()
         leds.stop()

@@ -46,6 +46,9 @@ final class Uploader {
     private var nextRetry: WallTime?
     private(set) var consecutiveFailures = 0
     private(set) var uploadedSinceStart = 0
+    /// Called when an upload succeeds after failures: the backend is reachable again, so other
+    /// syncs (notifications) need not wait for their own timers.
+    var onReconnected: (@MainActor () -> Void)?
 
     private var task: Task<Void, Never>?
     private var waiter: CheckedContinuation<Void, Never>?
@@ -157,6 +160,7 @@ final class Uploader {
     }
 
     private func succeeded(sent: Int, acknowledged: Int, marked: Int) {
+        if consecutiveFailures > 0 { onReconnected?() }
         uploadedSinceStart += marked
         lastSuccess = clock.now().wall
         lastResult = "ok"

@@ -16,8 +16,8 @@ public struct LifesignalCtl: ParsableCommand {
             problem; 64 bad arguments; 69 the daemon is not reachable; 78 config check found the \
             configuration invalid.
             """,
-        subcommands: [Status.self, CheckIn.self, History.self, Settings.self, Queue.self, DismissError.self, Sim.self,
-                      Config.self, Doctor.self],
+        subcommands: [Status.self, CheckIn.self, History.self, Settings.self, Queue.self, Notifications.self,
+                      DismissError.self, Sim.self, Config.self, Doctor.self],
         defaultSubcommand: Status.self
     )
 

@@ -13,6 +13,10 @@ public struct UplinkClient: Sendable {
     public var fetchSettings: @Sendable () async -> Result<RemoteSettings, UplinkFailure>
     /// Offers the device's settings; the backend keeps them only if their version is newer.
     public var pushSettings: @Sendable (RemoteSettings) async -> Result<SettingsPushOutcome, UplinkFailure>
+    /// Notifications created or changed since `after` (the cursor of the last page; nil = all).
+    public var fetchNotifications: @Sendable (_ after: String?) async -> Result<NotificationPage, UplinkFailure>
+    /// Sends changes made on the device; returns the change ids the backend acknowledged (applied).
+    public var pushNotificationChanges: @Sendable ([NotificationChange]) async -> Result<[String], UplinkFailure>
     /// Where the client talks to, for status and logs (never includes the token).
     public var endpoint: String
 
@@ -24,12 +28,20 @@ public struct UplinkClient: Sendable {
         },
         pushSettings: @escaping @Sendable (RemoteSettings) async -> Result<SettingsPushOutcome, UplinkFailure> = { _ in
             .failure(UplinkFailure(.permanent, "settings sync is not available on this uplink"))
+        },
+        fetchNotifications: @escaping @Sendable (_ after: String?) async -> Result<NotificationPage, UplinkFailure> = { _ in
+            .failure(UplinkFailure(.permanent, "notifications sync is not available on this uplink"))
+        },
+        pushNotificationChanges: @escaping @Sendable ([NotificationChange]) async -> Result<[String], UplinkFailure> = { _ in
+            .failure(UplinkFailure(.permanent, "notifications sync is not available on this uplink"))
         }
     ) {
         self.endpoint = endpoint
         self.uploadCheckIns = uploadCheckIns
         self.fetchSettings = fetchSettings
         self.pushSettings = pushSettings
+        self.fetchNotifications = fetchNotifications
+        self.pushNotificationChanges = pushNotificationChanges
     }
 }
 

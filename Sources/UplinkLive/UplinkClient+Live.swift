@@ -13,6 +13,8 @@ extension UplinkClient {
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         let checkInsURL = base + DeviceAPIPath.checkIns
         let settingsURL = base + DeviceAPIPath.settings
+        let notificationsURL = base + DeviceAPIPath.notifications
+        let notificationChangesURL = base + DeviceAPIPath.notificationChanges
         let headers = ["Authorization: Bearer \(token.secret)", "Content-Type: application/json", "Accept: application/json"]
         @Sendable func exchange(_ method: HTTPRequest.Method, _ url: String, _ body: [UInt8] = [])
             async -> Result<HTTPResponse, UplinkFailure> {
@@ -47,6 +49,16 @@ extension UplinkClient {
                     default: return .failure(failure(response, request: request))
                     }
                 }
+            },
+            fetchNotifications: { after in
+                let url = notificationsURL + (after.map { "?after=" + Self.percentEncoded($0) } ?? "")
+                return await exchange(.get, url).flatMap { Self.notificationPage($0, request: "GET \(url)") }
+            },
+            pushNotificationChanges: { changes in
+                let body = APICoding.encode(NotificationChangeBatch(changes: changes.map(WireNotificationChange.init)))
+                return await exchange(.post, notificationChangesURL, body).flatMap {
+                    Self.acknowledgement($0, request: "POST \(notificationChangesURL)")
+                }
             }
         )
     }
@@ -66,15 +78,23 @@ extension UplinkClient {
 
     /// The ids of a 2xx reply, or the failure a non-2xx or unreadable reply means.
     static func acknowledgedIDs(_ response: HTTPResponse, url: String) -> Result<[CheckInID], UplinkFailure> {
+        acknowledgement(response, request: "POST \(url)").map { $0.compactMap { CheckInID($0) } }
+    }
+
+    /// The acknowledged ids of a 2xx `CheckInAcknowledgement` reply, or the failure a non-2xx or
+    /// unreadable reply means.
+    static func acknowledgement(_ response: HTTPResponse, request: String) -> Result<[String], UplinkFailure> {
+        decodeSuccess(CheckInAcknowledgement.self, response, request: request).map(\.acknowledged)
+    }
+
+    /// A 2xx reply's body as `T`; a non-2xx reply or a body that is not `T` is the failure it means.
+    static func decodeSuccess<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, request: String) -> Result<T, UplinkFailure> {
         guard (200..<300).contains(response.status) else {
-            return .failure(failure(response, request: "POST \(url)"))
+            return .failure(failure(response, request: request))
         }
-        switch APICoding.decode(CheckInAcknowledgement.self, from: response.body) {
-        case let .success(acknowledgement):
-            return .success(acknowledgement.acknowledged.compactMap { CheckInID($0) })
-        case let .failure(problem):
-            return .failure(UplinkFailure(.permanent, "POST \(url) answered \(response.status) with a reply the device "
-                + "cannot read (\(problem.message)); is the URL the LifeSignal device API?", httpStatus: response.status))
+        return APICoding.decode(type, from: response.body).mapError { problem in
+            UplinkFailure(.permanent, "\(request) answered \(response.status) with a reply the device "
+                + "cannot read (\(problem.message)); is the URL the LifeSignal device API?", httpStatus: response.status)
         }
     }
 

@@ -4,11 +4,11 @@ import XCTest
 /// The pure logic imports no I/O: no Foundation, no Glibc, no C module. A test, so that a
 /// convenient import cannot slip in unnoticed.
 final class PureModuleTests: XCTestCase {
-    static let pureModules = ["ComposableCore", "CheckInModels", "CheckInFeature", "LEDLanguage", "ConfigFile",
-                              "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient"]
+    static let pureModules = ["ComposableCore", "CheckInModels", "CheckInFeature", "NotificationsFeature", "LEDLanguage",
+                              "ConfigFile", "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient"]
     static let allowedImports: Set<String> = [
-        "ComposableCore", "CheckInModels", "CheckInFeature", "LEDLanguage", "ConfigFile", "DeviceConfig",
-        "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient", "Synchronization",
+        "ComposableCore", "CheckInModels", "CheckInFeature", "NotificationsFeature", "LEDLanguage", "ConfigFile",
+        "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient", "Synchronization",
     ]
 
     func testPureModulesImportOnlyPureModules() throws {

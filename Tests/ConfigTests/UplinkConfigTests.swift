@@ -31,10 +31,12 @@ final class UplinkConfigTests: XCTestCase {
             batch_size = 50
             timeout = "10s"
             retry_max = "5m"
+            notifications_refresh = "2m"
             """).get()
         XCTAssertEqual(full.uplink, UplinkConfiguration(url: "http://127.0.0.1:8080",
                                                         tokenFile: "/run/credentials/lifesignald.service/token",
-                                                        batchSize: 50, timeout: .seconds(10), retryMax: .seconds(300)))
+                                                        batchSize: 50, timeout: .seconds(10), retryMax: .seconds(300),
+                                                        notificationsRefresh: .seconds(120)))
     }
 
     func testPlainHTTPToAnotherMachineIsRefusedBecauseItWouldLeakTheToken() {

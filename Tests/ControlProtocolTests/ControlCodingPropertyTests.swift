@@ -107,7 +107,10 @@ final class ControlCodingPropertyTests: XCTestCase {
                                limit: random.next() % 2 == 0 ? nil : Int(truncatingIfNeeded: random.next()),
                                interval: random.next() % 2 == 0 ? nil : text(using: &random),
                                reminder: random.next() % 2 == 0 ? nil : text(using: &random),
-                               hold: random.next() % 2 == 0 ? nil : text(using: &random))
+                               hold: random.next() % 2 == 0 ? nil : text(using: &random),
+                               notificationID: random.next() % 2 == 0 ? nil : text(using: &random),
+                               type: random.next() % 2 == 0 ? nil : text(using: &random),
+                               unreadOnly: random.next() % 2 == 0 ? nil : random.next() % 2 == 0)
             }
         }
     }
@@ -128,6 +131,15 @@ final class ControlCodingPropertyTests: XCTestCase {
             ControlResponse(checkIn: checkIn),
             ControlResponse(history: [checkIn, checkIn]),
             ControlResponse(settings: settings),
+            ControlResponse(notifications: NotificationsReport(
+                filter: "ping", unreadOnly: true,
+                notifications: [NotificationReport(AppNotification(
+                    id: text(using: &random), type: .ping, createdAt: WallTime(secondsSinceEpoch: 1_795_000_000),
+                    title: text(using: &random), body: text(using: &random)))],
+                total: 3, unread: 1, pendingChanges: 2,
+                sync: NotificationSyncReport(syncing: false, lastAttempt: nil, lastSuccess: "2026-11-22T21:55:19.042Z",
+                                             lastFailure: text(using: &random), consecutiveFailures: 1, nextAttempt: nil),
+                error: nil)),
         ]
     }
 
