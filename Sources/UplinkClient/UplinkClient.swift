@@ -13,6 +13,12 @@ public struct UplinkClient: Sendable {
     public var fetchSettings: @Sendable () async -> Result<RemoteSettings, UplinkFailure>
     /// Offers the device's settings; the backend keeps them only if their version is newer.
     public var pushSettings: @Sendable (RemoteSettings) async -> Result<SettingsPushOutcome, UplinkFailure>
+    /// Long poll for responders' pings (`pendingPings(after, wait)`): pings the user has not answered,
+    /// created after the cursor `after` (nil: all of them). The backend holds the request until a
+    /// ping arrives or `wait` has passed, so the request's own timeout is longer than `wait`.
+    public var pendingPings: @Sendable (_ after: String?, _ wait: Duration) async -> Result<PingPoll, UplinkFailure>
+    /// Uploads the user's answers to pings and returns the ids the backend acknowledged (like check-ins).
+    public var respondToPings: @Sendable (_ batch: [PingResponse]) async -> Result<[CheckInID], UplinkFailure>
     /// Where the client talks to, for status and logs (never includes the token).
     public var endpoint: String
 
@@ -24,12 +30,20 @@ public struct UplinkClient: Sendable {
         },
         pushSettings: @escaping @Sendable (RemoteSettings) async -> Result<SettingsPushOutcome, UplinkFailure> = { _ in
             .failure(UplinkFailure(.permanent, "settings sync is not available on this uplink"))
+        },
+        pendingPings: @escaping @Sendable (_ after: String?, _ wait: Duration) async -> Result<PingPoll, UplinkFailure> = { _, _ in
+            .failure(UplinkFailure(.permanent, "pings are not available on this uplink"))
+        },
+        respondToPings: @escaping @Sendable (_ batch: [PingResponse]) async -> Result<[CheckInID], UplinkFailure> = { _ in
+            .failure(UplinkFailure(.permanent, "ping responses are not available on this uplink"))
         }
     ) {
         self.endpoint = endpoint
         self.uploadCheckIns = uploadCheckIns
         self.fetchSettings = fetchSettings
         self.pushSettings = pushSettings
+        self.pendingPings = pendingPings
+        self.respondToPings = respondToPings
     }
 }
 
