@@ -10,6 +10,8 @@ public struct ControlRequest: Codable, Hashable, Sendable {
         case simPress = "sim-press"
         case dismissError = "dismiss-error"
         case queue
+        /// Responders' pings waiting for a press, and the upload of the answers.
+        case pings
     }
 
     public var command: Command

@@ -8,9 +8,11 @@ public struct ControlResponse: Codable, Hashable, Sendable {
     public var history: [CheckInReport]?
     public var settings: SettingsReport?
     public var queue: QueueReport?
+    public var pings: PingsReport?
 
     public init(ok: Bool = true, error: String? = nil, status: StatusReport? = nil, checkIn: CheckInReport? = nil,
-                history: [CheckInReport]? = nil, settings: SettingsReport? = nil, queue: QueueReport? = nil) {
+                history: [CheckInReport]? = nil, settings: SettingsReport? = nil, queue: QueueReport? = nil,
+                pings: PingsReport? = nil) {
         self.ok = ok
         self.error = error
         self.status = status
@@ -18,6 +20,7 @@ public struct ControlResponse: Codable, Hashable, Sendable {
         self.history = history
         self.settings = settings
         self.queue = queue
+        self.pings = pings
     }
 
     public static func failure(_ message: String) -> ControlResponse {
@@ -53,11 +56,13 @@ public struct StatusReport: Codable, Hashable, Sendable {
     public var elapsedTimeUnknown: Bool?
     /// The upload to the backend; nil on an offline device (no `[uplink]`).
     public var uplink: UplinkReport?
+    /// Responders' pings waiting for a press; nil when there are none and no uplink.
+    public var pings: PingsReport?
 
     public init(phase: String, indicator: String, lastCheckIn: CheckInReport?, deadline: String?, secondsLeft: Int64?,
                 settings: SettingsReport, leds: [LEDReport], queueDepth: Int, error: String?, isCheckingIn: Bool,
                 button: String, gpioBackend: String, wallClockSynchronized: Bool, now: String,
-                elapsedTimeUnknown: Bool? = nil, uplink: UplinkReport? = nil) {
+                elapsedTimeUnknown: Bool? = nil, uplink: UplinkReport? = nil, pings: PingsReport? = nil) {
         self.phase = phase
         self.indicator = indicator
         self.lastCheckIn = lastCheckIn
@@ -74,6 +79,7 @@ public struct StatusReport: Codable, Hashable, Sendable {
         self.now = now
         self.elapsedTimeUnknown = elapsedTimeUnknown
         self.uplink = uplink
+        self.pings = pings
     }
 }
 
