@@ -1,6 +1,6 @@
 /// A responder's ping waiting for the user's answer (the app's `PingFeature`): someone who watches
 /// over the user asks "are you OK?". The next press that checks in answers every pending ping.
-public struct PendingPing: Hashable, Sendable, Identifiable {
+public struct PendingPing: Hashable, Sendable, Identifiable, Codable {
     /// The backend's id for the ping (a UUID on the LifeSignal backend; kept as text as received).
     public var id: String
     public var responderID: String

@@ -1,3 +1,5 @@
+public import CheckInModels
+
 /// How the upload of check-ins to the backend is going (`lifesignalctl status` and `queue`).
 public struct UplinkReport: Codable, Hashable, Sendable {
     /// The backend's base URL.
@@ -50,7 +52,7 @@ public struct QueueReport: Codable, Hashable, Sendable {
 /// Responders' pings (`lifesignalctl pings`, and `status`): pending ones and the answers' upload.
 public struct PingsReport: Codable, Hashable, Sendable {
     /// Pings no press has answered yet, oldest first; the next check-in answers all of them.
-    public var pending: [PingReport]
+    public var pending: [PendingPing]
     /// Answers stored but not yet acknowledged by the backend (-1 when the store cannot be read).
     public var responsesWaiting: Int
     /// idle, listening (a long poll is open), waiting_to_retry; nil on an offline device.
@@ -60,27 +62,12 @@ public struct PingsReport: Codable, Hashable, Sendable {
     /// The upload of the answers; nil on an offline device.
     public var responseUpload: UplinkReport?
 
-    public init(pending: [PingReport], responsesWaiting: Int, listener: String?, listenerMessage: String?,
+    public init(pending: [PendingPing], responsesWaiting: Int, listener: String?, listenerMessage: String?,
                 responseUpload: UplinkReport?) {
         self.pending = pending
         self.responsesWaiting = responsesWaiting
         self.listener = listener
         self.listenerMessage = listenerMessage
         self.responseUpload = responseUpload
-    }
-}
-
-public struct PingReport: Codable, Hashable, Sendable {
-    public var id: String
-    public var responderID: String
-    public var responderName: String
-    /// When the responder sent it, RFC 3339 UTC.
-    public var createdAt: String
-
-    public init(id: String, responderID: String, responderName: String, createdAt: String) {
-        self.id = id
-        self.responderID = responderID
-        self.responderName = responderName
-        self.createdAt = createdAt
     }
 }

@@ -136,39 +136,30 @@ final class DevStore: Sendable {
     /// Unanswered pings of `device` after the cursor `after` (a seq), oldest first, with the cursor
     /// to give next time (the last seq returned, or `after` when none).
     func pendingPings(device: String, after: Int64) throws(SQLiteError) -> PingList {
-        try connection.withLock { connection throws(SQLiteError) -> PingList in
-            let select = try connection.prepare("""
-                SELECT seq, id, responder_id, responder_name, created_at FROM pings
-                WHERE device_id = ?1 AND seq > ?2 AND answered_at IS NULL ORDER BY seq
-                """)
-            try select.bind(.text(device), .integer(after))
-            var pings: [Ping] = []
-            var cursor = after
-            while try select.step() {
-                cursor = try select.int64(at: 0)
-                pings.append(Ping(id: try select.text(at: 1), responderId: try select.text(at: 2),
-                                  responderName: try select.text(at: 3), createdAt: try select.text(at: 4)))
-            }
-            return PingList(pings: pings, cursor: String(cursor))
-        }
+        let rows = try pingRows(device: device, after: after, includingAnswered: false)
+        return PingList(pings: rows.map(\.ping.ping), cursor: String(rows.last?.seq ?? after))
     }
 
     /// Every ping of `device` (answered or not), oldest first.
     func pings(device: String) throws(SQLiteError) -> [StoredPing] {
-        try connection.withLock { connection throws(SQLiteError) -> [StoredPing] in
+        try pingRows(device: device, after: 0, includingAnswered: true).map(\.ping)
+    }
+
+    private func pingRows(device: String, after: Int64, includingAnswered: Bool) throws(SQLiteError)
+        -> [(seq: Int64, ping: StoredPing)] {
+        try connection.withLock { connection throws(SQLiteError) -> [(seq: Int64, ping: StoredPing)] in
             let select = try connection.prepare("""
-                SELECT id, responder_id, responder_name, created_at, answered_at FROM pings
-                WHERE device_id = ?1 ORDER BY seq
+                SELECT seq, id, responder_id, responder_name, created_at, answered_at FROM pings
+                WHERE device_id = ?1 AND seq > ?2 AND (?3 OR answered_at IS NULL) ORDER BY seq
                 """)
-            try select.bind(.text(device))
-            var pings: [StoredPing] = []
+            try select.bind(.text(device), .integer(after), .integer(includingAnswered ? 1 : 0))
+            var rows: [(seq: Int64, ping: StoredPing)] = []
             while try select.step() {
-                pings.append(StoredPing(
-                    ping: Ping(id: try select.text(at: 0), responderId: try select.text(at: 1),
-                               responderName: try select.text(at: 2), createdAt: try select.text(at: 3)),
-                    answeredAt: try select.optionalText(at: 4)))
+                let ping = Ping(id: try select.text(at: 1), responderId: try select.text(at: 2),
+                                responderName: try select.text(at: 3), createdAt: try select.text(at: 4))
+                rows.append((try select.int64(at: 0), StoredPing(ping: ping, answeredAt: try select.optionalText(at: 5))))
             }
-            return pings
+            return rows
         }
     }
 

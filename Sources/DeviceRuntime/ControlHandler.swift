@@ -151,7 +151,7 @@ final class ControlHandler {
         let pending = store.state.pendingPings
         if let pings { return await pings.report(pending: pending) }
         guard !pending.isEmpty else { return nil }
-        return PingsReport(pending: pending.map(PingReport.init), responsesWaiting: -1, listener: nil, listenerMessage: nil,
+        return PingsReport(pending: pending, responsesWaiting: -1, listener: nil, listenerMessage: nil,
                            responseUpload: nil)
     }
 

@@ -40,14 +40,8 @@ final class PingServices {
 
     /// `lifesignalctl status` / `pings`: what is pending, what waits for upload, how listening goes.
     func report(pending: [PendingPing]) async -> PingsReport {
-        PingsReport(pending: pending.map(PingReport.init), responsesWaiting: (try? await responseQueue.depth()) ?? -1,
+        PingsReport(pending: pending, responsesWaiting: (try? await responseQueue.depth()) ?? -1,
                     listener: listener?.state.rawValue, listenerMessage: listener?.lastMessage,
                     responseUpload: responseUploader.report)
-    }
-}
-
-extension PingReport {
-    init(_ ping: PendingPing) {
-        self.init(id: ping.id, responderID: ping.responderID, responderName: ping.responderName, createdAt: ping.createdAt)
     }
 }

@@ -1,5 +1,7 @@
+import CheckInModels
 import ControlProtocol
 import DevServer
+import DeviceAPI
 import Foundation
 import XCTest
 
@@ -13,16 +15,22 @@ extension UplinkEndToEndTests {
         try device.decode(PingsReport.self, device.ctl(["pings", "--json"]))
     }
 
-    func testAPingCreatedOnTheServerLightsThePingPatternAndAPressAnswersItOnce() throws {
+    /// A running daemon (checked in once) listening to a fresh dev server, and a ping from
+    /// `responder` showing on its LEDs. The caller stops the server.
+    private func pingedDevice(by responder: String) throws -> (DevServer, DaemonHarness, Ping) {
         let server = try makeServer(in: serverDirectory())
-        defer { server.stop() }
         let device = try makeDevice(url: server.baseURL)
         try device.start()
         try device.ctl(["check-in"])
         try device.waitUntil("the device is listening for pings") { try pings(device).listener == "listening" }
-
-        let ping = try server.createPing(device: Self.deviceID, responderName: "Alice")
+        let ping = try server.createPing(device: Self.deviceID, responderName: responder)
         try device.waitUntil("the ping pattern shows") { try device.status().indicator == "ping_pending" }
+        return (server, device, ping)
+    }
+
+    func testAPingCreatedOnTheServerLightsThePingPatternAndAPressAnswersItOnce() throws {
+        let (server, device, ping) = try pingedDevice(by: "Alice")
+        defer { server.stop() }
         let status = try device.status()
         XCTAssertEqual(status.pings?.pending.map(\.responderName), ["Alice"])
         XCTAssertEqual(status.leds.filter(\.on).map(\.name).allSatisfy { ["green", "amber"].contains($0) }, true,
@@ -47,13 +55,8 @@ extension UplinkEndToEndTests {
     }
 
     func testAnAnswerWhoseAcknowledgementIsLostIsStoredOnceAfterASIGKILLAndRestart() throws {
-        let server = try makeServer(in: serverDirectory())
+        let (server, device, ping) = try pingedDevice(by: "Bob")
         defer { server.stop() }
-        let device = try makeDevice(url: server.baseURL)
-        try device.start()
-        try device.waitUntil("the device is listening for pings") { try pings(device).listener == "listening" }
-        let ping = try server.createPing(device: Self.deviceID, responderName: "Bob")
-        try device.waitUntil("the ping pattern shows") { try device.status().indicator == "ping_pending" }
 
         // From now on the server stores what it gets but never answers: every acknowledgement is lost.
         server.inject(FaultUpdate(schedule: [Fault(.dropAfterStore, count: 100_000)]))
@@ -75,14 +78,8 @@ extension UplinkEndToEndTests {
     }
 
     func testAPendingPingStillShowsAfterARestart() throws {
-        let server = try makeServer(in: serverDirectory())
+        let (server, device, _) = try pingedDevice(by: "Carol")
         defer { server.stop() }
-        let device = try makeDevice(url: server.baseURL)
-        try device.start()
-        try device.ctl(["check-in"])
-        try device.waitUntil("the device is listening for pings") { try pings(device).listener == "listening" }
-        try server.createPing(device: Self.deviceID, responderName: "Carol")
-        try device.waitUntil("the ping pattern shows") { try device.status().indicator == "ping_pending" }
         XCTAssertEqual(device.stop(), 0, "the daemon stops promptly with a long poll held open")
 
         // The backend fails every request after the restart: the ping can only come from the device's store.

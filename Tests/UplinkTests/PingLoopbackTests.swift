@@ -40,6 +40,21 @@ final class PingLoopbackTests: XCTestCase {
         XCTAssertEqual(fromScratch.pings, [ping.pending], "without a cursor: every unanswered ping")
     }
 
+    func testShuttingTheTransportDownAbandonsAHeldPollAtOnce() async throws {
+        let pollTransport = try CurlTransport(threadName: "ping-test-poll")
+        let client = UplinkClient.live(baseURL: backend.server.baseURL, token: DeviceToken(secret: LoopbackBackend.token),
+                                       timeout: .seconds(5), transport: transport, pollTransport: pollTransport)
+        let poll = Task { await client.pendingPings(nil, .seconds(120)) }
+        try await waitUntil("the poll is held by the server") {
+            backend.server.stats.requestsByOperation["GET /v1/pings"] == 1
+        }
+        // The other transport is free: a check-in upload is not stuck behind the held poll.
+        _ = try await client.uploadCheckIns(sampleCheckIns(1)).get()
+        pollTransport.shutdown(wait: true)  // would block for the whole 120 s if the wait were not interrupted
+        let result = await poll.value
+        XCTAssertTrue(result.failure?.message.contains("shutting down") == true, "\(result)")
+    }
+
     func testResponsesAreStoredOnceAcknowledgedByIDAndAnswerThePing() async throws {
         let client = backend.client(transport: transport)
         let ping = try backend.server.createPing(device: LoopbackBackend.device, responderName: "Bob")
