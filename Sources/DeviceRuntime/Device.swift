@@ -133,7 +133,7 @@ public final class Device {
         leds.show(store.state.indicator)
         store.send(.daemonStarted)
         Task { [storeSupervisor, store, logger] in
-            // Not yet open: the opening hook above loads them once it opens.
+            // Not open yet: the opening hook below loads them once the store opens.
             guard await storeSupervisor.isOpen else { return }
             await Self.loadStoredPings(storeSupervisor, into: store, logger: logger)
         }
