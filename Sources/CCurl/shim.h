@@ -39,4 +39,9 @@ static inline CURLcode lifesignal_curl_response_code(CURL *handle, long *code) {
     return curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, code);
 }
 
+/// CURLMsg.data is a union; Swift reads its CURLcode member through this.
+static inline CURLcode lifesignal_curl_message_result(CURLMsg *message) {
+    return message->data.result;
+}
+
 #endif

@@ -52,6 +52,7 @@ public struct CheckInFeature: Reducer {
             guard !state.isCheckingIn else { return .none }
             state.isCheckingIn = true
             let checkIn = NewCheckIn(id: newCheckInID(), at: clock.now(), source: source)
+            if !state.pendingPings.isEmpty { return checkInAnsweringPings(checkIn, into: &state) }
             return .run { [store] send in
                 await send(.checkInResponse(await Result { () async throws(StoreFailure) in
                     try await store.record(checkIn)
@@ -60,6 +61,7 @@ public struct CheckInFeature: Reducer {
 
         case let .checkInResponse(.success(record)):
             state.isCheckingIn = false
+            let answered = pingsAnswered(into: &state)
             state.history.insert(record, at: 0)
             state.history = Array(state.history.prefix(historyWindow))
             if state.error?.kind == .checkInNotStored || state.error?.kind == .storeUnavailable {
@@ -69,11 +71,13 @@ public struct CheckInFeature: Reducer {
             return .merge(
                 refreshPhase(&state),
                 showFeedback(for: state.acknowledgementDuration),
-                .send(.delegate(.checkInStored(record)))
+                .send(.delegate(.checkInStored(record))),
+                answered
             )
 
         case let .checkInResponse(.failure(failure)):
             state.isCheckingIn = false
+            state.pingResponsesBeingStored = []  // not stored: the pings stay pending
             state.error = DeviceError(.checkInNotStored, "check-in NOT saved: \(failure.message)")
             // Never let an earlier acknowledgement keep showing over the fault.
             state.feedback = nil
@@ -139,6 +143,10 @@ public struct CheckInFeature: Reducer {
         case .wallTimesReanchored(.failure):
             // Not a fault: within this boot the countdown runs on monotonic time regardless; the
             // next clock change or restart tries again.
+            return .none
+
+        case let .pingsReceived(pings):
+            receivePings(pings, into: &state)
             return .none
 
         case .feedbackFinished:

@@ -42,6 +42,9 @@ extension CheckInFeature {
         /// is recomputed, unknown elapsed time may become known, and unsynchronised check-ins of this
         /// boot get their wall time re-anchored.
         case wallClockChanged
+        /// Responders' pings arrived from the backend (the ping listener) or were loaded from the
+        /// store at start-up; ones already pending are ignored. The next check-in answers them all.
+        case pingsReceived([PendingPing])
 
         // MARK: Effect responses
         /// The durable write finished, or failed.
@@ -66,6 +69,8 @@ extension CheckInFeature {
             case settingsRejected(SettingsError)
             case settingsNotSaved(StoreFailure)
             case longPressed
+            /// A check-in answered these pings; the responses are stored with it, waiting for upload.
+            case pingsAnswered([PingResponse])
         }
     }
 }

@@ -21,6 +21,13 @@ extension CheckInFeature {
         /// A durable write is in progress; further presses are not further check-ins.
         public var isCheckingIn = false
 
+        // MARK: Pings (the app's PingFeature)
+        /// Responders' pings the user has not answered yet, oldest first.
+        public var pendingPings: [PendingPing] = []
+        /// The responses being written with the check-in in progress; the pings stay pending until
+        /// that write has succeeded.
+        public var pingResponsesBeingStored: [PingResponse] = []
+
         // MARK: Countdown and feedback
         public var phase: Phase = .starting
         /// The last check-in was on an earlier boot and the wall clock (then or now) is not trusted:
@@ -52,8 +59,8 @@ extension CheckInFeature {
 
         public var lastCheckIn: CheckInRecord? { history.first }
 
-        /// What the LEDs show. Feedback wins for its moment, then a fault, then the phase:
-        /// the device never shows "checked in" while it cannot store check-ins.
+        /// What the LEDs show. Feedback wins for its moment, then a fault, then overdue, then a pending
+        /// ping, then the phase: the device never shows "checked in" while it cannot store check-ins.
         public var indicator: Indicator {
             switch feedback {
             case .acknowledged: return .acknowledged
@@ -61,6 +68,8 @@ extension CheckInFeature {
             case nil: break
             }
             if error?.isFault == true { return .fault }
+            if case .overdue = phase { return .overdue }
+            if !pendingPings.isEmpty { return .pingPending }
             switch phase {
             case .starting: return .starting
             case .neverCheckedIn: return .neverCheckedIn

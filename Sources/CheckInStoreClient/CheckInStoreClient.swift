@@ -18,6 +18,13 @@ public struct CheckInStoreClient: Sendable {
     /// wall clock get wall = now.wall − (now.uptime − their uptime) and count as synchronised.
     /// Returns how many were changed.
     public var reanchorWallTimes: @Sendable (_ now: DeviceInstant) async throws(StoreFailure) -> Int
+    /// Durably stores a check-in AND the responses to pings it answers in one transaction (the
+    /// app's `respondToPing`): a check-in is never acknowledged while its responses could be lost.
+    public var recordAnsweringPings: @Sendable (NewCheckIn, [PingResponse]) async throws(StoreFailure) -> CheckInRecord
+    /// Keeps pings received from the backend (known ones are left alone) and returns all still pending.
+    public var savePings: @Sendable ([PendingPing]) async throws(StoreFailure) -> [PendingPing]
+    /// The pings no press has answered yet, oldest first.
+    public var pendingPings: @Sendable () async throws(StoreFailure) -> [PendingPing]
 
     public init(
         record: @escaping @Sendable (NewCheckIn) async throws(StoreFailure) -> CheckInRecord,
@@ -25,7 +32,14 @@ public struct CheckInStoreClient: Sendable {
         loadSettings: @escaping @Sendable () async throws(StoreFailure) -> StoredSettings?,
         saveSettings: @escaping @Sendable (StoredSettings) async throws(StoreFailure) -> Void,
         pendingUploadCount: @escaping @Sendable () async throws(StoreFailure) -> Int,
-        reanchorWallTimes: @escaping @Sendable (_ now: DeviceInstant) async throws(StoreFailure) -> Int = { _ in 0 }
+        reanchorWallTimes: @escaping @Sendable (_ now: DeviceInstant) async throws(StoreFailure) -> Int = { _ in 0 },
+        recordAnsweringPings: @escaping @Sendable (NewCheckIn, [PingResponse]) async throws(StoreFailure) -> CheckInRecord = { _, _ async throws(StoreFailure) in
+            throw StoreFailure(.unavailable, "this store cannot keep ping responses; the check-in was not stored")
+        },
+        savePings: @escaping @Sendable ([PendingPing]) async throws(StoreFailure) -> [PendingPing] = { _ async throws(StoreFailure) in
+            throw StoreFailure(.unavailable, "this store cannot keep pings")
+        },
+        pendingPings: @escaping @Sendable () async throws(StoreFailure) -> [PendingPing] = { [] }
     ) {
         self.record = record
         self.history = history
@@ -33,6 +47,9 @@ public struct CheckInStoreClient: Sendable {
         self.saveSettings = saveSettings
         self.pendingUploadCount = pendingUploadCount
         self.reanchorWallTimes = reanchorWallTimes
+        self.recordAnsweringPings = recordAnsweringPings
+        self.savePings = savePings
+        self.pendingPings = pendingPings
     }
 }
 

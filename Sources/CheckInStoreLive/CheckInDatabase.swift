@@ -26,6 +26,13 @@ public actor CheckInDatabase {
     /// Durably stores a new, pending check-in and returns it as stored (times to the microsecond).
     /// An id that is already stored is refused, never overwritten.
     public func record(_ new: NewCheckIn) throws(StoreFailure) -> CheckInRecord {
+        try record(new, answering: [])
+    }
+
+    /// Durably stores a new check-in together with the user's answers to pings (the press that
+    /// answers them), all in ONE transaction: either the check-in and every response are stored and
+    /// the pings are no longer pending, or nothing is.
+    public func record(_ new: NewCheckIn, answering responses: [PingResponse]) throws(StoreFailure) -> CheckInRecord {
         let stored = CheckInRecord(NewCheckIn(id: new.id, at: new.at.truncatedToMicroseconds, source: new.source))
         do throws(SQLiteError) {
             try connection.transaction { () throws(SQLiteError) in
@@ -39,6 +46,7 @@ public actor CheckInDatabase {
                     .bool(stored.at.wallClockSynchronized),
                     .text(stored.source.rawValue))
                 try insert.step()
+                try insertResponses(responses)
             }
         } catch where error.code == .constraintPrimaryKey {
             throw StoreFailure(.other, "check-in \(new.id) is already stored in \(path); "
@@ -72,10 +80,16 @@ public actor CheckInDatabase {
     /// Unknown ids and ids already marked are left alone; returns how many were newly marked.
     @discardableResult
     public func markUploaded(ids: [CheckInID], at time: WallTime) throws(StoreFailure) -> Int {
+        try markUploaded(table: "check_ins", ids: ids, at: time, while: "mark \(ids.count) check-ins as uploaded")
+    }
+
+    /// Sets `uploaded_at_us` of the rows of `table` (check-ins or ping responses) with these ids that
+    /// were not marked yet, in one transaction; returns how many were newly marked.
+    func markUploaded(table: String, ids: [CheckInID], at time: WallTime, while action: String) throws(StoreFailure) -> Int {
         do throws(SQLiteError) {
             return try connection.transaction { () throws(SQLiteError) -> Int in
                 let update = try connection.prepare(
-                    "UPDATE check_ins SET uploaded_at_us = ?1 WHERE id = ?2 AND uploaded_at_us IS NULL")
+                    "UPDATE \(table) SET uploaded_at_us = ?1 WHERE id = ?2 AND uploaded_at_us IS NULL")
                 var marked = 0
                 for id in ids {
                     try update.bind(.integer(time.microsecondsSinceEpoch), .text(id.description))
@@ -85,7 +99,7 @@ public actor CheckInDatabase {
                 return marked
             }
         } catch {
-            throw StoreFailure(error, while: "mark \(ids.count) check-ins as uploaded")
+            throw StoreFailure(error, while: action)
         }
     }
 

@@ -9,7 +9,10 @@ extension CheckInDatabase {
             loadSettings: { () async throws(StoreFailure) in try await self.loadSettings() },
             saveSettings: { stored async throws(StoreFailure) in try await self.saveSettings(stored) },
             pendingUploadCount: { () async throws(StoreFailure) in try await self.pendingUploadCount() },
-            reanchorWallTimes: { now async throws(StoreFailure) in try await self.reanchorWallTimes(now: now) }
+            reanchorWallTimes: { now async throws(StoreFailure) in try await self.reanchorWallTimes(now: now) },
+            recordAnsweringPings: { new, responses async throws(StoreFailure) in try await self.record(new, answering: responses) },
+            savePings: { pings async throws(StoreFailure) in try await self.savePings(pings) },
+            pendingPings: { () async throws(StoreFailure) in try await self.pendingPings() }
         )
     }
 }

@@ -6,6 +6,7 @@ enum Schema {
     static let migrations: [[String]] = [
         version1,
         notificationsVersion,
+        pingsVersion,
     ]
 
     /// The version this code writes and understands.
@@ -91,6 +92,36 @@ enum Schema {
         """,
         """
         INSERT INTO notification_settings (singleton) VALUES (1)
+        """,
+    ]
+
+    /// Responders' pings and the user's answers to them (issue 4, "Pings").
+    static let pingsVersion = [
+        """
+        CREATE TABLE pings (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 1 AND 200),
+            -- Order of arrival, never reused.
+            arrival_order INTEGER NOT NULL UNIQUE,
+            responder_id TEXT NOT NULL,
+            responder_name TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            -- NULL while pending; the check-in whose press answered it.
+            answered_by_check_in TEXT CHECK (answered_by_check_in IS NULL OR length(answered_by_check_in) = 36)
+        ) STRICT
+        """,
+        """
+        CREATE TABLE ping_responses (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 36),
+            insertion_order INTEGER NOT NULL UNIQUE,
+            ping_id TEXT NOT NULL,
+            check_in_id TEXT NOT NULL CHECK (length(check_in_id) = 36),
+            wall_time_us INTEGER NOT NULL,
+            -- NULL until the backend has acknowledged the response.
+            uploaded_at_us INTEGER
+        ) STRICT
+        """,
+        """
+        CREATE INDEX ping_responses_pending ON ping_responses (insertion_order) WHERE uploaded_at_us IS NULL
         """,
     ]
 }

@@ -16,6 +16,8 @@ public struct ControlRequest: Codable, Hashable, Sendable {
         case notificationsReadAll = "notifications-read-all"
         case notificationClear = "notification-clear"
         case notificationsClearAll = "notifications-clear-all"
+        /// Responders' pings waiting for a press, and the upload of the answers.
+        case pings
     }
 
     public var command: Command

@@ -9,10 +9,11 @@ public struct ControlResponse: Codable, Hashable, Sendable {
     public var settings: SettingsReport?
     public var queue: QueueReport?
     public var notifications: NotificationsReport?
+    public var pings: PingsReport?
 
     public init(ok: Bool = true, error: String? = nil, status: StatusReport? = nil, checkIn: CheckInReport? = nil,
                 history: [CheckInReport]? = nil, settings: SettingsReport? = nil, queue: QueueReport? = nil,
-                notifications: NotificationsReport? = nil) {
+                notifications: NotificationsReport? = nil, pings: PingsReport? = nil) {
         self.ok = ok
         self.error = error
         self.status = status
@@ -21,6 +22,7 @@ public struct ControlResponse: Codable, Hashable, Sendable {
         self.settings = settings
         self.queue = queue
         self.notifications = notifications
+        self.pings = pings
     }
 
     public static func failure(_ message: String) -> ControlResponse {
@@ -56,11 +58,13 @@ public struct StatusReport: Codable, Hashable, Sendable {
     public var elapsedTimeUnknown: Bool?
     /// The upload to the backend; nil on an offline device (no `[uplink]`).
     public var uplink: UplinkReport?
+    /// Responders' pings waiting for a press; nil when there are none and no uplink.
+    public var pings: PingsReport?
 
     public init(phase: String, indicator: String, lastCheckIn: CheckInReport?, deadline: String?, secondsLeft: Int64?,
                 settings: SettingsReport, leds: [LEDReport], queueDepth: Int, error: String?, isCheckingIn: Bool,
                 button: String, gpioBackend: String, wallClockSynchronized: Bool, now: String,
-                elapsedTimeUnknown: Bool? = nil, uplink: UplinkReport? = nil) {
+                elapsedTimeUnknown: Bool? = nil, uplink: UplinkReport? = nil, pings: PingsReport? = nil) {
         self.phase = phase
         self.indicator = indicator
         self.lastCheckIn = lastCheckIn
@@ -77,6 +81,7 @@ public struct StatusReport: Codable, Hashable, Sendable {
         self.now = now
         self.elapsedTimeUnknown = elapsedTimeUnknown
         self.uplink = uplink
+        self.pings = pings
     }
 }
 

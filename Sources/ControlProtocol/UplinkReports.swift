@@ -1,3 +1,5 @@
+public import CheckInModels
+
 /// How the upload of check-ins to the backend is going (`lifesignalctl status` and `queue`).
 public struct UplinkReport: Codable, Hashable, Sendable {
     /// The backend's base URL.
@@ -44,5 +46,28 @@ public struct QueueReport: Codable, Hashable, Sendable {
         self.depth = depth
         self.oldestPending = oldestPending
         self.uplink = uplink
+    }
+}
+
+/// Responders' pings (`lifesignalctl pings`, and `status`): pending ones and the answers' upload.
+public struct PingsReport: Codable, Hashable, Sendable {
+    /// Pings no press has answered yet, oldest first; the next check-in answers all of them.
+    public var pending: [PendingPing]
+    /// Answers stored but not yet acknowledged by the backend (-1 when the store cannot be read).
+    public var responsesWaiting: Int
+    /// idle, listening (a long poll is open), waiting_to_retry; nil on an offline device.
+    public var listener: String?
+    /// Why listening last failed, if it did.
+    public var listenerMessage: String?
+    /// The upload of the answers; nil on an offline device.
+    public var responseUpload: UplinkReport?
+
+    public init(pending: [PendingPing], responsesWaiting: Int, listener: String?, listenerMessage: String?,
+                responseUpload: UplinkReport?) {
+        self.pending = pending
+        self.responsesWaiting = responsesWaiting
+        self.listener = listener
+        self.listenerMessage = listenerMessage
+        self.responseUpload = responseUpload
     }
 }

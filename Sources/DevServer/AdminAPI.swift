@@ -23,6 +23,8 @@ public struct ServerStats: Codable, Hashable, Sendable {
     public var heartbeats: Int = 0
     /// Notification changes received in accepted requests, resends included.
     public var notificationChangesReceived: Int = 0
+    /// Items received in stored `POST /v1/ping-responses` batches, duplicates included.
+    public var pingResponsesReceived: Int = 0
     /// Device API requests by operation, e.g. `POST /v1/check-ins`, faulted ones included.
     public var requestsByOperation: [String: Int] = [:]
 }
@@ -77,4 +79,19 @@ public struct FaultUpdate: Codable, Hashable, Sendable {
         self.latencyMilliseconds = latencyMilliseconds
         self.clear = clear
     }
+}
+
+/// A ping as the dev server keeps it (`GET /admin/pings?device=ID`).
+public struct StoredPing: Codable, Hashable, Sendable {
+    public var ping: Ping
+    /// When the first response to it arrived; nil while the user has not answered.
+    public var answeredAt: String?
+}
+
+/// A ping response as the dev server stored it (`GET /admin/ping-responses?device=ID`).
+public struct StoredPingResponse: Codable, Hashable, Sendable {
+    public var response: UploadedPingResponse
+    public var receivedAt: String
+    /// How many times it arrived; the server keeps it once whatever this says.
+    public var receipts: Int
 }

@@ -52,6 +52,7 @@ public final class DevServer: Sendable {
     }
 
     public func stop() {
+        routes.pingSignal.stop()  // long polls in progress answer now
         server.stop()
     }
 
@@ -68,6 +69,34 @@ public final class DevServer: Sendable {
             return try routes.store.checkIns(device: device)
         } catch {
             throw DevServerError("could not read the stored check-ins: \(error)")
+        }
+    }
+
+    /// A responder pings `device` (as the app would); a long poll in progress answers at once.
+    @discardableResult
+    public func createPing(device: String, responderName: String, responderID: String? = nil) throws(DevServerError) -> Ping {
+        do {
+            return try routes.createPing(NewPing(responderName: responderName, responderId: responderID), device: device)
+        } catch {
+            throw DevServerError("could not create the ping: \(error)")
+        }
+    }
+
+    /// Every ping of `device`, with when it was answered.
+    public func pings(device: String) throws(DevServerError) -> [StoredPing] {
+        do {
+            return try routes.store.pings(device: device)
+        } catch {
+            throw DevServerError("could not read the pings: \(error)")
+        }
+    }
+
+    /// The ping responses the server stored for `device`, in arrival order.
+    public func storedPingResponses(device: String) throws(DevServerError) -> [StoredPingResponse] {
+        do {
+            return try routes.store.pingResponses(device: device)
+        } catch {
+            throw DevServerError("could not read the ping responses: \(error)")
         }
     }
 
@@ -106,6 +135,8 @@ final class Routes: Sendable {
     let tokens: [String: String]
     let plan: Mutex<FaultPlan>
     let stats = Mutex(ServerStats())
+    /// Wakes `GET /v1/pings` long polls when a ping is created.
+    let pingSignal = PingSignal()
     static let maxBatch = 1000
 
     init(store: DevStore, tokens: [String: String], plan: FaultPlan) {
@@ -180,6 +211,10 @@ final class Routes: Sendable {
             return notifications(request, device: device)
         case ("POST", DeviceAPIPath.notificationChanges):
             return changeNotifications(request, device: device)
+        case ("GET", DeviceAPIPath.pings):
+            return pendingPings(request, device: device)
+        case ("POST", DeviceAPIPath.pingResponses):
+            return storePingResponses(request, device: device)
         default:
             return .error(501, "\(request.method) \(request.path) is specified but not implemented by this reference server yet")
         }
@@ -190,10 +225,10 @@ final class Routes: Sendable {
         DeviceAPIPath.checkIns: ["POST"],
         DeviceAPIPath.heartbeat: ["POST"],
         DeviceAPIPath.settings: ["GET", "PUT"],
-        "/v1/pings": ["GET"],
-        "/v1/ping-responses": ["POST"],
-        DeviceAPIPath.notifications: ["GET"],
-        DeviceAPIPath.notificationChanges: ["POST"],
+        DeviceAPIPath.pings: ["GET"],
+        DeviceAPIPath.pingResponses: ["POST"],
+        "/v1/notifications": ["GET"],
+        "/v1/notifications/changes": ["POST"],
         "/v1/alerts": ["POST"],
     ]
 
@@ -285,6 +320,31 @@ final class Routes: Sendable {
             return adminCreateNotification(request)
         case ("GET", "/admin/notifications"):
             return adminNotifications(request)
+        case ("POST", "/admin/pings"):
+            // A responder pings the device (the app's side).
+            guard let device = request.query["device"],
+                  case let .success(new) = APICoding.decode(NewPing.self, from: request.body), !new.responderName.isEmpty else {
+                return .error(400, "give ?device=<id> and a body like {\"responderName\": \"Alice\"}")
+            }
+            do {
+                return .json(try createPing(new, device: device), status: 201)
+            } catch {
+                return .error(500, "could not create the ping: \(error)")
+            }
+        case ("GET", "/admin/pings"):
+            guard let device = request.query["device"] else { return .error(400, "give ?device=<id>") }
+            do {
+                return .json(try store.pings(device: device))
+            } catch {
+                return .error(500, "could not read the pings: \(error)")
+            }
+        case ("GET", "/admin/ping-responses"):
+            guard let device = request.query["device"] else { return .error(400, "give ?device=<id>") }
+            do {
+                return .json(try store.pingResponses(device: device))
+            } catch {
+                return .error(500, "could not read the ping responses: \(error)")
+            }
         case ("GET", "/admin/stats"):
             return .json(stats.withLock { $0 })
         case ("PUT", "/admin/settings"):
@@ -302,6 +362,65 @@ final class Routes: Sendable {
         default:
             return .error(404, "no such admin endpoint: \(request.method) \(request.path)")
         }
+    }
+
+    // MARK: Pings
+
+    func createPing(_ new: NewPing, device: String) throws(SQLiteError) -> Ping {
+        let id = CheckInID.random().description
+        let ping = Ping(id: id, responderId: new.responderId ?? "responder-" + new.responderName.lowercased(),
+                        responderName: new.responderName, createdAt: Self.now())
+        try store.createPing(ping, device: device)
+        pingSignal.signal()
+        return ping
+    }
+
+    /// Long poll: answers at once when pings are pending after `after`, otherwise holds the
+    /// connection's thread asleep until a ping is created or `wait` seconds have passed.
+    private func pendingPings(_ request: ServerRequest, device: String) -> ServerResponse {
+        let wait = request.query["wait"].map { Int($0) } ?? 0
+        guard let wait, (0...DeviceAPIPath.longestPingWait).contains(wait) else {
+            return .error(400, "wait must be a whole number of seconds, 0…\(DeviceAPIPath.longestPingWait)")
+        }
+        let after = request.query["after"].map { Int64($0) } ?? 0
+        guard let after, after >= 0 else { return .error(400, "after must be a cursor this server returned") }
+        let deadline = PingSignal.deadline(inSeconds: wait)
+        while true {
+            let seen = pingSignal.current  // read before looking, so a ping created in between is not missed
+            let list: PingList
+            do {
+                list = try store.pendingPings(device: device, after: after)
+            } catch {
+                return .error(500, "could not read the pings: \(error)")
+            }
+            guard list.pings.isEmpty, pingSignal.wait(after: seen, until: deadline) else { return .json(list) }
+        }
+    }
+
+    private func storePingResponses(_ request: ServerRequest, device: String) -> ServerResponse {
+        let batch: PingResponseBatch
+        switch APICoding.decode(PingResponseBatch.self, from: request.body) {
+        case let .success(decoded): batch = decoded
+        case let .failure(problem): return .error(400, "the body is not a PingResponseBatch: \(problem.message)")
+        }
+        guard batch.responses.count <= Self.maxBatch else {
+            return .error(413, "a batch may hold at most \(Self.maxBatch) responses, this one has \(batch.responses.count)")
+        }
+        for (index, item) in batch.responses.enumerated() {
+            guard let id = CheckInID(item.id), id.description == item.id, CheckInID(item.checkInId) != nil else {
+                return .error(400, "responses[\(index)]: id and checkInId must be lowercase UUIDs")
+            }
+            guard !item.pingId.isEmpty, WallTime(iso8601: item.wallTime) != nil else {
+                return .error(400, "responses[\(index)] (id \(item.id)): pingId is required and wallTime must be RFC 3339 UTC")
+            }
+        }
+        do {
+            try store.storeResponses(batch.responses, device: device, receivedAt: Self.now())
+        } catch {
+            return .error(500, "could not store the ping responses: \(error)")
+        }
+        stats.withLock { $0.pingResponsesReceived += batch.responses.count }
+        return .json(CheckInAcknowledgement(acknowledged: batch.responses.map(\.id)))
     }
 
     private func sleepMilliseconds(_ milliseconds: Int) {

@@ -32,6 +32,26 @@ final class DevStore: Sendable {
                 reminder_s INTEGER NOT NULL,
                 version INTEGER NOT NULL
             );
+            -- seq orders pings for the device's cursor; answered_at stays NULL until a response arrives.
+            CREATE TABLE IF NOT EXISTS pings (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                device_id TEXT NOT NULL,
+                id TEXT NOT NULL UNIQUE,
+                responder_id TEXT NOT NULL,
+                responder_name TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                answered_at TEXT
+            );
+            CREATE TABLE IF NOT EXISTS ping_responses (
+                device_id TEXT NOT NULL,
+                id TEXT NOT NULL,
+                ping_id TEXT NOT NULL,
+                check_in_id TEXT NOT NULL,
+                wall_time TEXT NOT NULL,
+                received_at TEXT NOT NULL,
+                receipts INTEGER NOT NULL DEFAULT 1,
+                PRIMARY KEY (device_id, id)
+            );
             """)
         try connection.execute(Self.notificationTables)
         self.connection = Mutex(connection)
@@ -99,6 +119,93 @@ final class DevStore: Sendable {
             try upsert.bind(.text(device), .integer(settings.intervalSeconds), .integer(settings.reminderSeconds),
                             .integer(settings.version))
             _ = try upsert.step()
+        }
+    }
+
+    // MARK: Pings
+
+    func createPing(_ ping: Ping, device: String) throws(SQLiteError) {
+        try connection.withLock { connection throws(SQLiteError) in
+            let insert = try connection.prepare("""
+                INSERT INTO pings (device_id, id, responder_id, responder_name, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
+                """)
+            try insert.bind(.text(device), .text(ping.id), .text(ping.responderId), .text(ping.responderName),
+                            .text(ping.createdAt))
+            _ = try insert.step()
+        }
+    }
+
+    /// Unanswered pings of `device` after the cursor `after` (a seq), oldest first, with the cursor
+    /// to give next time (the last seq returned, or `after` when none).
+    func pendingPings(device: String, after: Int64) throws(SQLiteError) -> PingList {
+        let rows = try pingRows(device: device, after: after, includingAnswered: false)
+        return PingList(pings: rows.map(\.ping.ping), cursor: String(rows.last?.seq ?? after))
+    }
+
+    /// Every ping of `device` (answered or not), oldest first.
+    func pings(device: String) throws(SQLiteError) -> [StoredPing] {
+        try pingRows(device: device, after: 0, includingAnswered: true).map(\.ping)
+    }
+
+    private func pingRows(device: String, after: Int64, includingAnswered: Bool) throws(SQLiteError)
+        -> [(seq: Int64, ping: StoredPing)] {
+        try connection.withLock { connection throws(SQLiteError) -> [(seq: Int64, ping: StoredPing)] in
+            let select = try connection.prepare("""
+                SELECT seq, id, responder_id, responder_name, created_at, answered_at FROM pings
+                WHERE device_id = ?1 AND seq > ?2 AND (?3 OR answered_at IS NULL) ORDER BY seq
+                """)
+            try select.bind(.text(device), .integer(after), .integer(includingAnswered ? 1 : 0))
+            var rows: [(seq: Int64, ping: StoredPing)] = []
+            while try select.step() {
+                let ping = Ping(id: try select.text(at: 1), responderId: try select.text(at: 2),
+                                responderName: try select.text(at: 3), createdAt: try select.text(at: 4))
+                rows.append((try select.int64(at: 0), StoredPing(ping: ping, answeredAt: try select.optionalText(at: 5))))
+            }
+            return rows
+        }
+    }
+
+    /// Stores the responses in one transaction (an id already stored only counts one more receipt)
+    /// and marks the pings they answer as answered (the first answer's time stays).
+    func storeResponses(_ responses: [UploadedPingResponse], device: String, receivedAt: String) throws(SQLiteError) {
+        try connection.withLock { connection throws(SQLiteError) in
+            try connection.transaction { () throws(SQLiteError) in
+                let insert = try connection.prepare("""
+                    INSERT INTO ping_responses (device_id, id, ping_id, check_in_id, wall_time, received_at)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                    ON CONFLICT (device_id, id) DO UPDATE SET receipts = receipts + 1
+                    """)
+                let answer = try connection.prepare("""
+                    UPDATE pings SET answered_at = ?3 WHERE device_id = ?1 AND id = ?2 AND answered_at IS NULL
+                    """)
+                for item in responses {
+                    try insert.bind(.text(device), .text(item.id), .text(item.pingId), .text(item.checkInId),
+                                    .text(item.wallTime), .text(receivedAt))
+                    _ = try insert.step()
+                    insert.reset()
+                    try answer.bind(.text(device), .text(item.pingId), .text(receivedAt))
+                    _ = try answer.step()
+                    answer.reset()
+                }
+            }
+        }
+    }
+
+    func pingResponses(device: String) throws(SQLiteError) -> [StoredPingResponse] {
+        try connection.withLock { connection throws(SQLiteError) -> [StoredPingResponse] in
+            let select = try connection.prepare("""
+                SELECT id, ping_id, check_in_id, wall_time, received_at, receipts FROM ping_responses
+                WHERE device_id = ?1 ORDER BY rowid
+                """)
+            try select.bind(.text(device))
+            var rows: [StoredPingResponse] = []
+            while try select.step() {
+                rows.append(StoredPingResponse(
+                    response: UploadedPingResponse(id: try select.text(at: 0), pingId: try select.text(at: 1),
+                                                   checkInId: try select.text(at: 2), wallTime: try select.text(at: 3)),
+                    receivedAt: try select.text(at: 4), receipts: Int(try select.int64(at: 5))))
+            }
+            return rows
         }
     }
 }

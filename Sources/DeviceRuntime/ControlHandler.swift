@@ -20,11 +20,12 @@ final class ControlHandler {
     let uploader: Uploader?
     /// `lifesignalctl notifications` and its operations.
     var notifications: NotificationsControl?
+    let pings: PingServices?
     static let answerTimeout = Duration.seconds(10)
 
     init(store: Store<CheckInFeature>, storeClient: CheckInStoreClient, leds: LEDDriver, clock: DeviceClock,
          gpioBackend: String, simulatePress: (@Sendable (Duration) async -> Void)?, waiters: DelegateWaiters<CheckInFeature.Action.Delegate>,
-         uploadQueue: UploadQueue, uploader: Uploader?) {
+         uploadQueue: UploadQueue, uploader: Uploader?, pings: PingServices? = nil) {
         self.store = store
         self.storeClient = storeClient
         self.leds = leds
@@ -34,6 +35,7 @@ final class ControlHandler {
         self.waiters = waiters
         self.uploadQueue = uploadQueue
         self.uploader = uploader
+        self.pings = pings
     }
 
     func handle(_ line: String) async -> String {
@@ -83,6 +85,9 @@ final class ControlHandler {
         case .notifications, .notificationRead, .notificationsReadAll, .notificationClear, .notificationsClearAll:
             guard let notifications else { return .failure("notifications are not available in this daemon") }
             return await notifications.handle(request)
+        case .pings:
+            return ControlResponse(pings: await pingsReport() ?? PingsReport(
+                pending: [], responsesWaiting: 0, listener: nil, listenerMessage: nil, responseUpload: nil))
         }
     }
 
@@ -146,6 +151,15 @@ final class ControlHandler {
         }
     }
 
+    /// Pending pings and how the answers' upload goes; nil on an offline device with none pending.
+    private func pingsReport() async -> PingsReport? {
+        let pending = store.state.pendingPings
+        if let pings { return await pings.report(pending: pending) }
+        guard !pending.isEmpty else { return nil }
+        return PingsReport(pending: pending, responsesWaiting: -1, listener: nil, listenerMessage: nil,
+                           responseUpload: nil)
+    }
+
     func status() async -> StatusReport {
         let state = store.state
         let queueDepth = (try? await storeClient.pendingUploadCount()) ?? -1
@@ -171,7 +185,8 @@ final class ControlHandler {
             wallClockSynchronized: now.wallClockSynchronized,
             now: now.wall.iso8601,
             elapsedTimeUnknown: state.elapsedTimeUnknown,
-            uplink: uploader?.report
+            uplink: uploader?.report,
+            pings: await pingsReport()
         )
     }
 }

@@ -38,11 +38,12 @@ public final class Device {
     // MARK: Uplink (nil on an offline device)
     let uploadQueue: UploadQueue
     let uploader: Uploader?
-    private let uplinkTransport: CurlTransport?
+    private let uplinkTransports: [CurlTransport]
     private var settingsSync: SettingsSync?
     // MARK: Notifications (Device+Notifications.swift)
     let notifications: Store<NotificationsFeature>
     let notificationWaiters = DelegateWaiters<NotificationsFeature.Action.Delegate>()
+    let pings: PingServices?
 
     /// Opens the store and the GPIO lines. Nothing runs until `start()`.
     public init(configuration: DeviceConfiguration, clock: DeviceClock, logger: Logger) throws(StartupError) {
@@ -55,9 +56,14 @@ public final class Device {
         uploadQueue = .live(storeSupervisor)
         let uplink = try Uploader.live(configuration.uplink, queue: uploadQueue, clock: clock, logger: logger)
         uploader = uplink?.0
-        uplinkTransport = uplink?.1
+        uplinkTransports = uplink?.1 ?? []
         notifications = Self.makeNotifications(configuration.uplink, store: storeSupervisor, uplink: uploader?.client,
                                                clock: clock)
+        if let uploader, let uplinkConfiguration = configuration.uplink {
+            pings = PingServices(uploader: uploader, configuration: uplinkConfiguration, store: storeSupervisor, logger: logger)
+        } else {
+            pings = nil
+        }
 
         let leds = configuration.ledLanguage.leds
         let connector: GPIOConnector
@@ -127,7 +133,8 @@ public final class Device {
         let featureLog = FeatureLog(logger: logger)
         var previous = store.state
         settingsSync = uploader.map { SettingsSync(client: $0.client, store: store, storeClient: storeSupervisor.client, logger: logger) }
-        let uplinkEvents = UplinkEvents(uploader: uploader, settingsSync: settingsSync)
+        let uplinkEvents = UplinkEvents(uploader: uploader, settingsSync: settingsSync,
+                                        pingResponses: pings?.responseUploader)
         store.observe { [leds, waiters, uplinkEvents, weak self] state, action in
             if case let .delegate(delegate) = action { waiters.deliver(delegate) }
             uplinkEvents.handle(action)
@@ -138,16 +145,22 @@ public final class Device {
         }
         leds.show(store.state.indicator)
         store.send(.daemonStarted)
+        Task { [storeSupervisor, store, logger] in
+            // Not open yet: the opening hook below loads them once the store opens.
+            guard await storeSupervisor.isOpen else { return }
+            await Self.loadStoredPings(storeSupervisor, into: store, logger: logger)
+        }
         // MARK: Store faults (StoreSupervisor): say that a damaged file was replaced; reload once a
         // store that could not be opened opens, from the back-off loop or from a press.
         if let replaced = storeSupervisor.replacedDamagedFile {
             store.send(.setError(DeviceError(.storeReplaced, replaced)))
         }
-        Task { [storeSupervisor, store, notifications] in
+        Task { [storeSupervisor, store, notifications, logger] in
             await storeSupervisor.superviseOpening(opened: { @MainActor in
                 store.send(.loadCheckInSettings)
                 store.send(.loadCheckInHistory)
                 notifications.send(.loadNotifications)
+                await Self.loadStoredPings(storeSupervisor, into: store, logger: logger)
             })
         }
         // MARK: end of store faults
@@ -185,7 +198,7 @@ public final class Device {
         let handler = ControlHandler(
             store: store, storeClient: storeSupervisor.client, leds: leds, clock: clock,
             gpioBackend: configuration.gpio.backend.rawValue, simulatePress: simulatePress, waiters: waiters,
-            uploadQueue: uploadQueue, uploader: uploader
+            uploadQueue: uploadQueue, uploader: uploader, pings: pings
         )
         let server = ControlServer(
             path: configuration.controlSocket,
@@ -200,11 +213,23 @@ public final class Device {
         controlServer = server
         handler.notifications = startNotifications()
         uploader?.start()
+        pings?.start(feature: store, storeClient: storeSupervisor.client, logger: logger)
         logger.notice("lifesignald ready", metadata: [
             "store": "\(configuration.storePath)", "socket": "\(configuration.controlSocket)",
             "gpio": "\(configuration.gpio.backend.rawValue)",
             "uplink": "\(configuration.uplink?.url ?? "none (offline device)")",
         ])
+    }
+
+    /// Pings stored before a restart (or before the store could open) light their pattern again.
+    private static func loadStoredPings(_ storeSupervisor: StoreSupervisor, into store: Store<CheckInFeature>,
+                                        logger: Logger) async {
+        do {
+            let pending = try await storeSupervisor.client.pendingPings()
+            if !pending.isEmpty { store.send(.pingsReceived(pending)) }
+        } catch {
+            logger.error("stored pings could not be read: \(error.message)")
+        }
     }
 
     private func startTerminal(_ view: TerminalView, simulator: SimulatedGPIO) throws(StartupError) {
@@ -242,7 +267,8 @@ public final class Device {
         controlServer?.stop()
         controlServer = nil
         uploader?.stop()
-        uplinkTransport?.shutdown()
+        pings?.stop()
+        for transport in uplinkTransports { transport.shutdown() }
         store.send(.daemonStopping)
         // A durable write that is under way must complete: wait for effects (bounded).
         let deadline = clock.now().uptime + .seconds(5)

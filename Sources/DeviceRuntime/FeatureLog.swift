@@ -24,6 +24,9 @@ struct FeatureLog {
                 logger.error("settings NOT saved: \(failure.message)")
             case .longPressed:
                 logger.notice("long press (no action is assigned to it yet)")
+            case let .pingsAnswered(responses):
+                logger.notice("answered \(responses.count) ping\(responses.count == 1 ? "" : "s") with the check-in",
+                              metadata: ["pings": "\(responses.map(\.pingID).joined(separator: ","))"])
             }
         }
         if case .wallClockChanged = action {

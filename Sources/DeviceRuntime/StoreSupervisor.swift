@@ -100,7 +100,12 @@ actor StoreSupervisor {
             loadSettings: { () async throws(StoreFailure) in try await self.openDatabase().loadSettings() },
             saveSettings: { stored async throws(StoreFailure) in try await self.openDatabase().saveSettings(stored) },
             pendingUploadCount: { () async throws(StoreFailure) in try await self.openDatabase().pendingUploadCount() },
-            reanchorWallTimes: { now async throws(StoreFailure) in try await self.openDatabase().reanchorWallTimes(now: now) }
+            reanchorWallTimes: { now async throws(StoreFailure) in try await self.openDatabase().reanchorWallTimes(now: now) },
+            recordAnsweringPings: { new, responses async throws(StoreFailure) in
+                try await self.openDatabase().record(new, answering: responses)
+            },
+            savePings: { pings async throws(StoreFailure) in try await self.openDatabase().savePings(pings) },
+            pendingPings: { () async throws(StoreFailure) in try await self.openDatabase().pendingPings() }
         )
     }
 }

@@ -5,15 +5,28 @@ import DeviceClock
 import Logging
 import UplinkClient
 
-/// The check-ins waiting for upload, oldest first, as the uploader sees the store.
-struct UploadQueue: Sendable {
-    var pending: @Sendable (_ limit: Int) async throws(StoreFailure) -> [CheckInRecord]
+/// Rows waiting for upload, oldest first, as an uploader sees the store.
+struct OutboxQueue<Item: Sendable>: Sendable {
+    var pending: @Sendable (_ limit: Int) async throws(StoreFailure) -> [Item]
     var markUploaded: @Sendable (_ ids: [CheckInID], _ at: WallTime) async throws(StoreFailure) -> Int
     var depth: @Sendable () async throws(StoreFailure) -> Int
 }
 
-/// Drains the queue to the backend: in order, in batches, as soon as a check-in is stored, and again
-/// whenever a retry is due.
+/// The check-ins waiting for upload.
+typealias UploadQueue = OutboxQueue<CheckInRecord>
+/// The check-in uploader.
+typealias Uploader = BatchUploader<CheckInRecord>
+
+extension BatchUploader where Item == CheckInRecord {
+    convenience init(client: UplinkClient, queue: UploadQueue, clock: DeviceClock, policy: RetryPolicy, batchSize: Int,
+                     logger: Logger) {
+        self.init(client: client, noun: "check-ins", send: client.uploadCheckIns, queue: queue, clock: clock,
+                  policy: policy, batchSize: batchSize, logger: logger)
+    }
+}
+
+/// Drains a queue of stored rows (check-ins, ping responses) to the backend: in order, in batches,
+/// as soon as a check-in is stored, and again whenever a retry is due.
 ///
 /// A row is marked uploaded only once the backend acknowledged its id, so a crash at any point
 /// re-sends at most what was not acknowledged (the backend de-duplicates by id). Transient failures
@@ -21,7 +34,7 @@ struct UploadQueue: Sendable {
 /// failure is not retried blindly: the rows stay queued, the status and the log say why, and only
 /// a new check-in (or a restart) makes one new attempt.
 @MainActor
-final class Uploader {
+final class BatchUploader<Item: Sendable & Identifiable> where Item.ID == CheckInID {
     enum State: String {
         case idle
         case uploading
@@ -31,9 +44,12 @@ final class Uploader {
     }
 
     let client: UplinkClient
-    private let queue: UploadQueue
-    private let clock: DeviceClock
-    private let policy: RetryPolicy
+    /// What the rows are, for logs and messages ("check-ins", "ping responses").
+    let noun: String
+    private let send: @Sendable ([Item]) async -> Result<[CheckInID], UplinkFailure>
+    private let queue: OutboxQueue<Item>
+    let clock: DeviceClock
+    let policy: RetryPolicy
     private let batchSize: Int
     private let logger: Logger
     private var random = SystemRandomNumberGenerator()
@@ -55,8 +71,11 @@ final class Uploader {
     private var kicked = false
     private var stopped = false
 
-    init(client: UplinkClient, queue: UploadQueue, clock: DeviceClock, policy: RetryPolicy, batchSize: Int, logger: Logger) {
+    init(client: UplinkClient, noun: String, send: @escaping @Sendable ([Item]) async -> Result<[CheckInID], UplinkFailure>,
+         queue: OutboxQueue<Item>, clock: DeviceClock, policy: RetryPolicy, batchSize: Int, logger: Logger) {
         self.client = client
+        self.noun = noun
+        self.send = send
         self.queue = queue
         self.clock = clock
         self.policy = policy
@@ -70,7 +89,7 @@ final class Uploader {
         task = Task { await self.run() }
     }
 
-    /// A check-in was stored durably: upload it now (unless a backoff is running).
+    /// A check-in (and whatever was stored with it) was stored durably: upload now (unless a backoff is running).
     func checkInStored() {
         if let waiter {
             self.waiter = nil
@@ -124,7 +143,7 @@ final class Uploader {
 
     private func drain() async -> Outcome {
         while !stopped {
-            let batch: [CheckInRecord]
+            let batch: [Item]
             do {
                 batch = try await queue.pending(batchSize)
             } catch {
@@ -136,7 +155,7 @@ final class Uploader {
             }
             state = .uploading
             lastAttempt = clock.now().wall
-            switch await client.uploadCheckIns(batch) {
+            switch await send(batch) {
             case let .failure(failure):
                 return failed(failure)
             case let .success(ids):
@@ -144,13 +163,13 @@ final class Uploader {
                 let acknowledged = ids.filter { sent.contains($0) }
                 guard !acknowledged.isEmpty else {
                     return failed(UplinkFailure(.transient, "\(client.endpoint) acknowledged none of the "
-                                                + "\(batch.count) check-ins sent; they stay queued"))
+                                                + "\(batch.count) \(noun) sent; they stay queued"))
                 }
                 let marked: Int
                 do {
                     marked = try await queue.markUploaded(acknowledged, clock.now().wall)
                 } catch {
-                    return failed(UplinkFailure(.transient, "uploaded, but could not mark the check-ins as uploaded "
+                    return failed(UplinkFailure(.transient, "uploaded, but could not mark the \(noun) as uploaded "
                                                 + "(they will be sent again): \(error.message)"))
                 }
                 succeeded(sent: batch.count, acknowledged: acknowledged.count, marked: marked)
@@ -164,10 +183,10 @@ final class Uploader {
         uploadedSinceStart += marked
         lastSuccess = clock.now().wall
         lastResult = "ok"
-        lastMessage = acknowledged < sent ? "the server acknowledged \(acknowledged) of \(sent) check-ins; the rest are sent again" : nil
+        lastMessage = acknowledged < sent ? "the server acknowledged \(acknowledged) of \(sent) \(noun); the rest are sent again" : nil
         consecutiveFailures = 0
         nextRetry = nil
-        logger.info("uploaded check-ins", metadata: [
+        logger.info("uploaded \(noun)", metadata: [
             "sent": "\(sent)", "acknowledged": "\(acknowledged)", "endpoint": "\(client.endpoint)",
         ])
     }
@@ -181,7 +200,7 @@ final class Uploader {
             lastResult = "transient_failure"
             state = .waitingToRetry
             nextRetry = clock.now().wall + delay
-            logger.warning("upload failed, retrying in \(DurationText.format(delay)): \(failure.message)", metadata: [
+            logger.warning("upload of \(noun) failed, retrying in \(DurationText.format(delay)): \(failure.message)", metadata: [
                 "failures": "\(consecutiveFailures)",
             ])
             return .retry(after: delay)
@@ -189,7 +208,7 @@ final class Uploader {
             lastResult = "permanent_failure"
             state = .stopped
             nextRetry = nil
-            logger.error("upload refused, not retrying until the next check-in or a restart; the check-ins stay queued: \(failure.message)")
+            logger.error("upload refused, not retrying until the next check-in or a restart; the \(noun) stay queued: \(failure.message)")
             return .permanentFailure
         }
     }

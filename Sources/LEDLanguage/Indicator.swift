@@ -16,4 +16,6 @@ public enum Indicator: String, Hashable, Sendable, CaseIterable, Codable {
     case acknowledged
     /// The button was held for the long-press time.
     case longPress = "long_press"
+    /// A responder pinged ("are you OK?") and the user has not answered yet: a press answers.
+    case pingPending = "ping_pending"
 }

@@ -37,6 +37,10 @@ public struct LEDLanguage: Hashable, Sendable {
         patterns[indicator] ?? LEDPattern([:])
     }
 
+    private static let pingFlash = Waveform.cycle([
+        (true, .milliseconds(200)), (false, .milliseconds(200)), (true, .milliseconds(200)), (false, .milliseconds(1400)),
+    ])
+
     /// Three LEDs, green, amber and red, readable from across a room.
     /// The README's LED table documents exactly this (a test keeps the two in step).
     public static let standard = LEDLanguage(
@@ -53,6 +57,12 @@ public struct LEDLanguage: Hashable, Sendable {
             ]),
             .acknowledged: LEDPattern(["green": .blink(on: .milliseconds(150), off: .milliseconds(150))]),
             .longPress: LEDPattern(["green": .on, "amber": .on, "red": .on]),
+            // A double flash of green and amber together, then a pause: unlike any steady or
+            // evenly blinking pattern, it reads from across a room as "someone is asking".
+            .pingPending: LEDPattern([
+                "green": pingFlash,
+                "amber": pingFlash,
+            ]),
         ]
     )
 }

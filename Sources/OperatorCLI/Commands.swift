@@ -16,7 +16,7 @@ public struct LifesignalCtl: ParsableCommand {
             problem; 64 bad arguments; 69 the daemon is not reachable; 78 config check found the \
             configuration invalid.
             """,
-        subcommands: [Status.self, CheckIn.self, History.self, Settings.self, Queue.self, Notifications.self,
+        subcommands: [Status.self, CheckIn.self, History.self, Settings.self, Queue.self, Pings.self, Notifications.self,
                       DismissError.self, Sim.self, Config.self, Doctor.self],
         defaultSubcommand: Status.self
     )
@@ -141,6 +141,18 @@ struct Queue: ParsableCommand {
         let response = try options.send(ControlRequest(.queue))
         guard let queue = response.queue else { throw ExitCode(1) }
         options.emit(queue, text: Formatting.queue)
+    }
+}
+
+struct Pings: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Responders' pings waiting for a press (the next check-in answers them all), and the answers' upload.")
+    @OptionGroup var options: CommonOptions
+
+    func run() throws {
+        let response = try options.send(ControlRequest(.pings))
+        guard let pings = response.pings else { throw ExitCode(1) }
+        options.emit(pings, text: Formatting.pings)
     }
 }
 

@@ -47,6 +47,7 @@ enum Formatting {
                      + " (showing \(status.indicator.replacingUnderscores()))")
         lines.append("Upload queue: \(status.queueDepth) check-in\(status.queueDepth == 1 ? "" : "s") waiting")
         lines.append(contentsOf: uplink(status.uplink))
+        if let pings = status.pings, !pings.pending.isEmpty { lines.append(pendingPings(pings)) }
         if !status.wallClockSynchronized { lines.append("Note: the wall clock is not synchronised (no NTP yet)") }
         return lines.joined(separator: "\n")
     }
@@ -77,6 +78,31 @@ enum Formatting {
         var lines = ["\(queue.depth) check-in\(queue.depth == 1 ? "" : "s") waiting for upload"]
         if let oldest = queue.oldestPending { lines.append("Oldest: \(localTime(oldest.time)) (id \(oldest.id))") }
         lines.append(contentsOf: uplink(queue.uplink))
+        return lines.joined(separator: "\n")
+    }
+
+    /// "Pinged by Alice (Sun 22 Nov 21:55), Bob (…): press the button to answer".
+    static func pendingPings(_ pings: PingsReport) -> String {
+        "Pinged by " + pings.pending.map { "\($0.responderName) (\(localTime($0.createdAt)))" }.joined(separator: ", ")
+            + ": press the button (or check in) to answer"
+    }
+
+    static func pings(_ pings: PingsReport) -> String {
+        var lines = [pings.pending.isEmpty ? "No pings waiting for an answer." : pendingPings(pings)]
+        if pings.responsesWaiting > 0 {
+            lines.append("\(pings.responsesWaiting) answer\(pings.responsesWaiting == 1 ? "" : "s") waiting for upload")
+        }
+        if let listener = pings.listener {
+            lines.append("Listening for pings: \(listener.replacingUnderscores())"
+                         + (pings.listenerMessage.map { " (last failure: \($0))" } ?? ""))
+        } else {
+            lines.append("Listening for pings: no uplink configured")
+        }
+        if let upload = pings.responseUpload, upload.lastResult != nil && upload.lastResult != "ok" {
+            var uploadLines = uplink(upload)
+            uploadLines[0] = "Answers upload:" + uploadLines[0].dropFirst("Uplink:".count)
+            lines.append(contentsOf: uploadLines)
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -17,6 +17,12 @@ public struct UplinkClient: Sendable {
     public var fetchNotifications: @Sendable (_ after: String?) async -> Result<NotificationPage, UplinkFailure>
     /// Sends changes made on the device; returns the change ids the backend acknowledged (applied).
     public var pushNotificationChanges: @Sendable ([NotificationChange]) async -> Result<[String], UplinkFailure>
+    /// Long poll for responders' pings (`pendingPings(after, wait)`): pings the user has not answered,
+    /// created after the cursor `after` (nil: all of them). The backend holds the request until a
+    /// ping arrives or `wait` has passed, so the request's own timeout is longer than `wait`.
+    public var pendingPings: @Sendable (_ after: String?, _ wait: Duration) async -> Result<PingPoll, UplinkFailure>
+    /// Uploads the user's answers to pings and returns the ids the backend acknowledged (like check-ins).
+    public var respondToPings: @Sendable (_ batch: [PingResponse]) async -> Result<[CheckInID], UplinkFailure>
     /// Where the client talks to, for status and logs (never includes the token).
     public var endpoint: String
 
@@ -34,6 +40,12 @@ public struct UplinkClient: Sendable {
         },
         pushNotificationChanges: @escaping @Sendable ([NotificationChange]) async -> Result<[String], UplinkFailure> = { _ in
             .failure(UplinkFailure(.permanent, "notifications sync is not available on this uplink"))
+        },
+        pendingPings: @escaping @Sendable (_ after: String?, _ wait: Duration) async -> Result<PingPoll, UplinkFailure> = { _, _ in
+            .failure(UplinkFailure(.permanent, "pings are not available on this uplink"))
+        },
+        respondToPings: @escaping @Sendable (_ batch: [PingResponse]) async -> Result<[CheckInID], UplinkFailure> = { _ in
+            .failure(UplinkFailure(.permanent, "ping responses are not available on this uplink"))
         }
     ) {
         self.endpoint = endpoint
@@ -42,6 +54,8 @@ public struct UplinkClient: Sendable {
         self.pushSettings = pushSettings
         self.fetchNotifications = fetchNotifications
         self.pushNotificationChanges = pushNotificationChanges
+        self.pendingPings = pendingPings
+        self.respondToPings = respondToPings
     }
 }
 

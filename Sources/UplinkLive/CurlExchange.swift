@@ -13,7 +13,11 @@ enum CurlExchange {
         var failure: TransportFailure
     }
 
-    static func perform(_ request: HTTPRequest, on handle: UnsafeMutableRawPointer) -> Result<HTTPResponse, TransportFailure> {
+    /// Runs `request` on `handle` through `multi` (both owned by the transport's thread).
+    /// `shouldStop` is asked whenever `curl_multi_wakeup` interrupts the wait: a shutdown abandons
+    /// the transfer at once instead of waiting out a long poll.
+    static func perform(_ request: HTTPRequest, on handle: UnsafeMutableRawPointer, multi: UnsafeMutableRawPointer,
+                        shouldStop: () -> Bool) -> Result<HTTPResponse, TransportFailure> {
         // Reset keeps the connection cache: a drain of many batches reuses one connection.
         curl_easy_reset(handle)
         let collected = Collected()
@@ -37,7 +41,11 @@ enum CurlExchange {
             } catch {
                 return .failure(error.failure)
             }
-            let result = curl_easy_perform(handle)
+            let result: CURLcode
+            switch transfer(handle, multi: multi, shouldStop: shouldStop) {
+            case let .success(code): result = code
+            case let .failure(failure): return .failure(failure)
+            }
             guard result == CURLE_OK else {
                 let detail = String(cString: errorBuffer)
                 var message = detail.isEmpty ? String(cString: curl_easy_strerror(result)) : detail
@@ -48,6 +56,41 @@ enum CurlExchange {
             _ = lifesignal_curl_response_code(handle, &status)
             return .success(HTTPResponse(status: status, headers: collected.headers, body: collected.body))
         }
+    }
+
+    /// The transfer through the multi interface rather than `curl_easy_perform`: the easy call waits
+    /// in slices of at most one second, which would wake the device every second for as long as a
+    /// ping long poll is held. Here the thread sleeps in `curl_multi_poll` until a socket is ready,
+    /// libcurl's own next timeout (the request's timeout) comes, or `curl_multi_wakeup` is called.
+    private static func transfer(_ handle: UnsafeMutableRawPointer, multi: UnsafeMutableRawPointer,
+                                 shouldStop: () -> Bool) -> Result<CURLcode, TransportFailure> {
+        func failure(_ code: CURLMcode, _ call: String) -> TransportFailure {
+            TransportFailure(code: -1, message: "libcurl \(call) failed: \(String(cString: curl_multi_strerror(code)))")
+        }
+        let added = curl_multi_add_handle(multi, handle)
+        guard added == CURLM_OK else { return .failure(failure(added, "curl_multi_add_handle")) }
+        defer { curl_multi_remove_handle(multi, handle) }
+        var running: Int32 = 1
+        while true {
+            let performed = curl_multi_perform(multi, &running)
+            guard performed == CURLM_OK else { return .failure(failure(performed, "curl_multi_perform")) }
+            guard running > 0 else { break }
+            if shouldStop() {
+                return .failure(TransportFailure(code: -1, message: "the uplink is shutting down; the request was abandoned"))
+            }
+            var next = -1
+            _ = curl_multi_timeout(multi, &next)
+            // -1: libcurl has no timer of its own; sockets still wake the poll. The cap only bounds
+            // a wait that nothing else would end.
+            let wait = Int32(next < 0 ? 60_000 : min(next, 60_000))
+            let polled = curl_multi_poll(multi, nil, 0, wait, nil)
+            guard polled == CURLM_OK else { return .failure(failure(polled, "curl_multi_poll")) }
+        }
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            if message.pointee.msg == CURLMSG_DONE { return .success(lifesignal_curl_message_result(message)) }
+        }
+        return .failure(TransportFailure(code: -1, message: "libcurl finished the transfer without a result"))
     }
 
     private static func configure(

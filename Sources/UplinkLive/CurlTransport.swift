@@ -59,6 +59,10 @@ final class CurlWorker: Sendable {
 
     private let wakeup: WakeupEvent
     private let inbox = Mutex(Inbox())
+    /// The thread's multi handle while `run` is inside a transfer, so `requestStop` can interrupt
+    /// its wait (`curl_multi_wakeup` is the one multi call that is safe from another thread).
+    /// Kept as its address (a plain integer is Sendable; the handle itself stays on the thread).
+    private let activeMulti = Mutex<UInt>(0)
     /// The largest reply body accepted; a bigger one is cut off as a failure.
     static let maxResponseBytes = 4 << 20
 
@@ -82,11 +86,23 @@ final class CurlWorker: Sendable {
     func requestStop() {
         inbox.withLock { $0.stopRequested = true }
         wakeup.signal()
+        activeMulti.withLock { address in
+            if let multi = UnsafeMutableRawPointer(bitPattern: address) { _ = curl_multi_wakeup(multi) }
+        }
     }
+
+    private var stopRequested: Bool { inbox.withLock { $0.stopRequested } }
 
     func run() {
         let handle = curl_easy_init()
-        defer { if let handle { curl_easy_cleanup(handle) } }
+        let multi = curl_multi_init()
+        activeMulti.withLock { $0 = UInt(bitPattern: multi) }
+        defer {
+            // Cleared under the lock first, so `requestStop` never wakes a freed handle.
+            activeMulti.withLock { $0 = 0 }
+            if let multi { curl_multi_cleanup(multi) }
+            if let handle { curl_easy_cleanup(handle) }
+        }
         while true {
             var descriptor = pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)
             _ = retryingOnEINTR { poll(&descriptor, 1, -1) }
@@ -99,8 +115,8 @@ final class CurlWorker: Sendable {
                 let result: Result<HTTPResponse, TransportFailure>
                 if stop {
                     result = .failure(TransportFailure(code: -1, message: "the uplink is shutting down; the request was not sent"))
-                } else if let handle {
-                    result = CurlExchange.perform(job.request, on: handle)
+                } else if let handle, let multi {
+                    result = CurlExchange.perform(job.request, on: handle, multi: multi, shouldStop: { stopRequested })
                 } else {
                     result = .failure(TransportFailure(code: -1, message: "libcurl could not create a handle (out of memory?)"))
                 }

@@ -2,24 +2,46 @@ import CheckInModels
 import DeviceAPI
 public import UplinkClient
 
+/// RFC 3986 query component: every byte but the unreserved characters as %XX.
+func percentEncoded(_ text: String) -> String {
+    var encoded = ""
+    for byte in text.utf8 {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            encoded.unicodeScalars.append(Unicode.Scalar(byte))
+        default:
+            let hex = String(byte, radix: 16, uppercase: true)
+            encoded += "%" + (hex.count == 1 ? "0" : "") + hex
+        }
+    }
+    return encoded
+}
+
 extension UplinkClient {
     /// The device API over HTTP(S) with libcurl.
     ///
     /// - Parameters:
     ///   - baseURL: the backend, e.g. `https://api.example.org` (paths from docs/device-api.yaml are appended).
     ///   - token: the device's bearer token; it goes into the Authorization header and nowhere else.
-    ///   - timeout: bound on each whole request, connecting included.
-    public static func live(baseURL: String, token: DeviceToken, timeout: Duration, transport: CurlTransport) -> UplinkClient {
+    ///   - timeout: bound on each whole request, connecting included (a ping long poll gets its `wait` on top).
+    ///   - pollTransport: where the ping long poll runs; a transport of its own keeps a poll that is held
+    ///     open for up to `wait` from delaying check-in uploads (one request at a time per transport).
+    public static func live(baseURL: String, token: DeviceToken, timeout: Duration, transport: CurlTransport,
+                            pollTransport: CurlTransport? = nil) -> UplinkClient {
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         let checkInsURL = base + DeviceAPIPath.checkIns
         let settingsURL = base + DeviceAPIPath.settings
         let notificationsURL = base + DeviceAPIPath.notifications
         let notificationChangesURL = base + DeviceAPIPath.notificationChanges
+        let pingsURL = base + DeviceAPIPath.pings
+        let pingResponsesURL = base + DeviceAPIPath.pingResponses
         let headers = ["Authorization: Bearer \(token.secret)", "Content-Type: application/json", "Accept: application/json"]
-        @Sendable func exchange(_ method: HTTPRequest.Method, _ url: String, _ body: [UInt8] = [])
-            async -> Result<HTTPResponse, UplinkFailure> {
-            let request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: timeout)
-            return await transport.perform(request).mapError { failure in
+        @Sendable func exchange(_ method: HTTPRequest.Method, _ url: String, _ body: [UInt8] = [],
+                                longPoll: Duration? = nil) async -> Result<HTTPResponse, UplinkFailure> {
+            let request = HTTPRequest(method: method, url: url, headers: headers, body: body,
+                                      timeout: timeout + (longPoll ?? .zero))
+            return await (longPoll != nil ? pollTransport ?? transport : transport).perform(request).mapError { failure in
                 UplinkFailure(Self.kind(ofCurlCode: failure.code), "\(method.rawValue) \(url) failed: \(failure.message)")
             }
         }
@@ -51,7 +73,7 @@ extension UplinkClient {
                 }
             },
             fetchNotifications: { after in
-                let url = notificationsURL + (after.map { "?after=" + Self.percentEncoded($0) } ?? "")
+                let url = notificationsURL + (after.map { "?after=" + percentEncoded($0) } ?? "")
                 return await exchange(.get, url).flatMap { Self.notificationPage($0, request: "GET \(url)") }
             },
             pushNotificationChanges: { changes in
@@ -59,8 +81,30 @@ extension UplinkClient {
                 return await exchange(.post, notificationChangesURL, body).flatMap {
                     Self.acknowledgement($0, request: "POST \(notificationChangesURL)")
                 }
+            },
+            pendingPings: { after, wait in
+                let seconds = min(max(wait.components.seconds, 0), Int64(DeviceAPIPath.longestPingWait))
+                var url = pingsURL + "?wait=\(seconds)"
+                if let after { url += "&after=" + percentEncoded(after) }
+                return await exchange(.get, url, longPoll: .seconds(seconds)).flatMap { Self.pingPoll($0, request: "GET \(url)") }
+            },
+            respondToPings: { batch in
+                let body = APICoding.encode(PingResponseBatch(responses: batch.map(UploadedPingResponse.init)))
+                return await exchange(.post, pingResponsesURL, body).flatMap { Self.acknowledgedIDs($0, url: pingResponsesURL) }
             }
         )
+    }
+
+    /// A `PingList` body as pings and the next cursor.
+    static func pingPoll(_ response: HTTPResponse, request: String) -> Result<PingPoll, UplinkFailure> {
+        guard (200..<300).contains(response.status) else { return .failure(failure(response, request: request)) }
+        switch APICoding.decode(PingList.self, from: response.body) {
+        case let .success(list):
+            return .success(PingPoll(pings: list.pings.map(\.pending), cursor: list.cursor))
+        case let .failure(problem):
+            return .failure(UplinkFailure(.permanent, "\(request) answered \(response.status) with pings the device "
+                + "cannot read (\(problem.message)); is the URL the LifeSignal device API?", httpStatus: response.status))
+        }
     }
 
     /// A `DeviceSettings` body as settings with their version.

@@ -25,20 +25,4 @@ extension UplinkClient {
             return .success(page)
         }
     }
-
-    /// `text` as a query value: RFC 3986 unreserved characters stay, every other byte is %XX.
-    static func percentEncoded(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF")
-        var encoded = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                encoded.append(Character(Unicode.Scalar(byte)))
-            default:
-                encoded += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0x0F)])
-            }
-        }
-        return encoded
-    }
 }

@@ -14,7 +14,9 @@ struct DevServerCommand: ParsableCommand {
 
             Admin API (no token; loopback only): POST /admin/faults (FaultUpdate: schedule of faults \
             status|drop|dropAfterStore|malformedReply|delay, errorRate, errorStatus, latencyMilliseconds, \
-            clear), GET /admin/check-ins[?device=ID], GET /admin/stats, PUT /admin/settings?device=ID.
+            clear), GET /admin/check-ins[?device=ID], GET /admin/stats, PUT /admin/settings?device=ID, \
+            POST /admin/pings?device=ID (a responder pings the device: {"responderName": "Alice"}), \
+            GET /admin/pings?device=ID, GET /admin/ping-responses?device=ID.
             """
     )
 

@@ -8,6 +8,8 @@ import Synchronization
 final class FakeCheckInStore: Sendable {
     struct Contents {
         var records: [CheckInRecord] = []
+        /// Ping responses written with their check-in (in the same "transaction": all or nothing).
+        var pingResponses: [PingResponse] = []
         var settings: StoredSettings?
         var writeAttempts = 0
         var failNextWrites: StoreFailure?
@@ -23,23 +25,7 @@ final class FakeCheckInStore: Sendable {
 
     var client: CheckInStoreClient {
         CheckInStoreClient(
-            record: { [self] checkIn throws(StoreFailure) in
-                let hold = contents.withLock { contents in
-                    contents.writeAttempts += 1
-                    return contents.holdWrites
-                }
-                if hold {
-                    await withCheckedContinuation { continuation in
-                        contents.withLock { $0.heldWrite = continuation }
-                    }
-                }
-                return try contents.withLock { contents throws(StoreFailure) in
-                    if let failure = contents.failNextWrites { throw failure }
-                    let record = CheckInRecord(checkIn)
-                    contents.records.insert(record, at: 0)
-                    return record
-                }
-            },
+            record: { [self] checkIn throws(StoreFailure) in try await write(checkIn, answering: []) },
             history: { [self] limit in contents.withLock { Array($0.records.prefix(limit)) } },
             loadSettings: { [self] in contents.withLock { $0.settings } },
             saveSettings: { [self] settings in contents.withLock { $0.settings = settings } },
@@ -56,13 +42,36 @@ final class FakeCheckInStore: Sendable {
                     }
                     return changed
                 }
+            },
+            recordAnsweringPings: { [self] checkIn, responses throws(StoreFailure) in
+                try await write(checkIn, answering: responses)
             }
         )
+    }
+
+    private func write(_ checkIn: NewCheckIn, answering responses: [PingResponse]) async throws(StoreFailure) -> CheckInRecord {
+        let hold = contents.withLock { contents in
+            contents.writeAttempts += 1
+            return contents.holdWrites
+        }
+        if hold {
+            await withCheckedContinuation { continuation in
+                contents.withLock { $0.heldWrite = continuation }
+            }
+        }
+        return try contents.withLock { contents throws(StoreFailure) in
+            if let failure = contents.failNextWrites { throw failure }
+            let record = CheckInRecord(checkIn)
+            contents.records.insert(record, at: 0)
+            contents.pingResponses += responses
+            return record
+        }
     }
 
     var writeAttempts: Int { contents.withLock { $0.writeAttempts } }
     var records: [CheckInRecord] { contents.withLock { $0.records } }
     var settings: StoredSettings? { contents.withLock { $0.settings } }
+    var pingResponses: [PingResponse] { contents.withLock { $0.pingResponses } }
 
     func failWrites(with failure: StoreFailure?) { contents.withLock { $0.failNextWrites = failure } }
     func holdWrites() { contents.withLock { $0.holdWrites = true } }

@@ -31,7 +31,8 @@ final class CheckInDatabaseTests: XCTestCase {
         var names: [String] = []
         while try select.step() { names.append(try select.text(at: 0)) }
         XCTAssertEqual(names, ["check_ins", "check_ins_pending", "notification_changes", "notification_changes_pending",
-                               "notification_settings", "notifications", "settings"])
+                               "notification_settings", "notifications", "ping_responses", "ping_responses_pending", "pings",
+                               "settings"])
         withExtendedLifetime(database) {}
     }
 

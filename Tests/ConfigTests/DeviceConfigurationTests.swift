@@ -121,6 +121,8 @@ final class DeviceConfigurationTests: XCTestCase {
             [patterns.long_press]
             ok = "on"
             alarm = "on"
+            [patterns.ping_pending]
+            ok = "200ms on, 200ms off, 200ms on, 1400ms off"
             [feedback]
             acknowledgement = "3s"
             [store]
@@ -310,7 +312,7 @@ final class DeviceConfigurationTests: XCTestCase {
                 "/etc/lifesignal/lifesignald.toml:6:1: leds.green.color: unknown key; [leds.green] may contain colour, line, "
                     + "active_low; did you mean 'colour'?",
                 "/etc/lifesignal/lifesignald.toml:7:1: patterns.checkedin: unknown indicator 'checkedin'; indicators are starting, "
-                    + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press; did you mean 'checked_in'?",
+                    + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press, ping_pending; did you mean 'checked_in'?",
                 "/etc/lifesignal/lifesignald.toml:8:1: leds.gren: there is no LED 'gren' in leds.order (green, amber, red); "
                     + "add it to leds.order or remove this table; did you mean 'green'?",
                 "/etc/lifesignal/lifesignald.toml:10:1: check_in.period: unknown key; [check_in] may contain interval, reminder",
@@ -392,7 +394,8 @@ final class DeviceConfigurationTests: XCTestCase {
     func testRemovingAnLEDThatStandardPatternsUseIsRejected() throws {
         XCTAssertEqual(problems("[leds]\norder = [\"green\", \"red\"]\n"), [
             "/etc/lifesignal/lifesignald.toml:2:9: leds.order: the standard patterns of never_checked_in (uses amber), "
-                + "reminder (uses amber), fault (uses amber), long_press (uses amber) need LEDs that leds.order leaves out; add a "
+                + "reminder (uses amber), fault (uses amber), long_press (uses amber), ping_pending (uses amber) need LEDs that "
+                + "leds.order leaves out; add a "
                 + "[patterns.<indicator>] table for each, using only green, red",
         ])
         let configuration = try loaded("""
@@ -407,6 +410,8 @@ final class DeviceConfigurationTests: XCTestCase {
             [patterns.long_press]
             green = "on"
             red = "on"
+            [patterns.ping_pending]
+            green = "200ms on, 200ms off, 200ms on, 1400ms off"
             """)
         XCTAssertEqual(configuration.ledLanguage.leds.map(\.name), ["green", "red"])
     }
@@ -425,6 +430,8 @@ final class DeviceConfigurationTests: XCTestCase {
             [patterns.sleeping]
             [patterns.long_press]
             green = "on"
+            [patterns.ping_pending]
+            red = "200ms on, 200ms off, 200ms on, 1400ms off"
             """), [
                 "/etc/lifesignal/lifesignald.toml:4:1: patterns.never_checked_in.amber: no LED named 'amber' (leds.order leaves it out); the LEDs are green, red",
                 "/etc/lifesignal/lifesignald.toml:6:1: patterns.reminder.gren: no LED named 'gren'; the LEDs are green, red; did you mean 'green'?",
@@ -433,7 +440,7 @@ final class DeviceConfigurationTests: XCTestCase {
                 "/etc/lifesignal/lifesignald.toml:9:9: patterns.fault.green: expected a pattern in quotes such as \"on\", \"off\" or "
                     + "\"500ms on, 500ms off\"; found the integer 1",
                 "/etc/lifesignal/lifesignald.toml:10:1: patterns.sleeping: unknown indicator 'sleeping'; indicators are starting, "
-                    + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press",
+                    + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press, ping_pending",
             ])
     }
 

@@ -12,11 +12,11 @@ final class UplinkEndToEndTests: XCTestCase {
     static let token = "e2e-token-0123456789"
 
     /// A daemon whose `[uplink]` points at `url`, with its token file (mode 0600) in place.
-    private func makeDevice(url: String, token: String = UplinkEndToEndTests.token, extra: String = "") throws -> DaemonHarness {
+    func makeDevice(url: String, token: String = UplinkEndToEndTests.token, extra: String = "") throws -> DaemonHarness {
         try DaemonHarness.uplinked(to: url, token: token, for: self, extra: extra)
     }
 
-    private func makeServer(in directory: URL, port: UInt16 = 0, faults: FaultUpdate = FaultUpdate()) throws -> DevServer {
+    func makeServer(in directory: URL, port: UInt16 = 0, faults: FaultUpdate = FaultUpdate()) throws -> DevServer {
         if !FileManager.default.fileExists(atPath: directory.path) {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             addTeardownBlock { try? FileManager.default.removeItem(at: directory) }

@@ -1,0 +1,47 @@
+import CheckInFeature
+import CheckInModels
+import CheckInStoreClient
+import ComposableCore
+import ControlProtocol
+import DeviceConfig
+import Logging
+
+/// The ping side of the uplink: the listener that brings responders' pings in, and the uploader
+/// that takes the user's answers out (the check-in `Uploader`'s loop over the responses' queue).
+@MainActor
+final class PingServices {
+    let responseQueue: OutboxQueue<PingResponse>
+    let responseUploader: BatchUploader<PingResponse>
+    private(set) var listener: PingListener?
+
+    init(uploader: Uploader, configuration: UplinkConfiguration, store: StoreSupervisor, logger: Logger) {
+        responseQueue = .pingResponses(store)
+        responseUploader = BatchUploader(
+            client: uploader.client, noun: "ping responses", send: uploader.client.respondToPings, queue: responseQueue,
+            clock: uploader.clock, policy: Uploader.retryPolicy(configuration), batchSize: configuration.batchSize,
+            logger: logger)
+    }
+
+    /// Starts the response upload and the listener, which hands new pings to the feature.
+    func start(feature: Store<CheckInFeature>, storeClient: CheckInStoreClient, logger: Logger) {
+        responseUploader.start()
+        let listener = PingListener(
+            client: responseUploader.client, storeClient: storeClient, clock: responseUploader.clock,
+            policy: responseUploader.policy, logger: logger,
+            deliver: { [feature] pings in feature.send(.pingsReceived(pings)) })
+        listener.start()
+        self.listener = listener
+    }
+
+    func stop() {
+        listener?.stop()
+        responseUploader.stop()
+    }
+
+    /// `lifesignalctl status` / `pings`: what is pending, what waits for upload, how listening goes.
+    func report(pending: [PendingPing]) async -> PingsReport {
+        PingsReport(pending: pending, responsesWaiting: (try? await responseQueue.depth()) ?? -1,
+                    listener: listener?.state.rawValue, listenerMessage: listener?.lastMessage,
+                    responseUpload: responseUploader.report)
+    }
+}
