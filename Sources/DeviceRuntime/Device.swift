@@ -213,7 +213,7 @@ public final class Device {
         controlServer = server
         handler.notifications = startNotifications()
         uploader?.start()
-        pings?.start(feature: store, storeClient: storeSupervisor.client, logger: logger)
+        pings?.start(feature: store, notifications: notifications, storeClient: storeSupervisor.client, logger: logger)
         logger.notice("lifesignald ready", metadata: [
             "store": "\(configuration.storePath)", "socket": "\(configuration.controlSocket)",
             "gpio": "\(configuration.gpio.backend.rawValue)",

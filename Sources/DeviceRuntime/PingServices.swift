@@ -3,6 +3,7 @@ import CheckInModels
 import CheckInStoreClient
 import ComposableCore
 import ControlProtocol
+import NotificationsFeature
 import DeviceConfig
 import Logging
 
@@ -22,13 +23,18 @@ final class PingServices {
             logger: logger)
     }
 
-    /// Starts the response upload and the listener, which hands new pings to the feature.
-    func start(feature: Store<CheckInFeature>, storeClient: CheckInStoreClient, logger: Logger) {
+    /// Starts the response upload and the listener, which hands new pings to the feature and asks
+    /// the notifications to sync (the backend has a "ping" notification for each ping).
+    func start(feature: Store<CheckInFeature>, notifications: Store<NotificationsFeature>, storeClient: CheckInStoreClient,
+               logger: Logger) {
         responseUploader.start()
         let listener = PingListener(
             client: responseUploader.client, storeClient: storeClient, clock: responseUploader.clock,
             policy: responseUploader.policy, logger: logger,
-            deliver: { [feature] pings in feature.send(.pingsReceived(pings)) })
+            deliver: { [feature, notifications] pings in
+                feature.send(.pingsReceived(pings))
+                notifications.send(.refreshRequested)
+            })
         listener.start()
         self.listener = listener
     }
