@@ -38,6 +38,14 @@ extension CheckInFeature {
         /// boot get their wall time re-anchored.
         case wallClockChanged
 
+        /// The uploader's view of its queue: when the oldest check-in the backend has not acknowledged
+        /// was made (nil: none waits).
+        case uploadBacklogChanged(oldestPendingSince: DeviceInstant?)
+        /// The oldest unacknowledged check-in has now waited `[uplink] stale_after` (the one wake-up).
+        case uploadBacklogWaitReached
+        /// The help alert (long press → cancel window → stored → sent → acknowledged).
+        case alert(AlertAction)
+
         // MARK: Effect responses
         /// The durable write finished, or failed.
         case checkInResponse(Result<CheckInRecord, StoreFailure>)
@@ -61,6 +69,10 @@ extension CheckInFeature {
             case settingsRejected(SettingsError)
             case settingsNotSaved(StoreFailure)
             case longPressed
+            case alertCancelled(AlertSource)
+            /// The alert is stored durably and waits for the uploader.
+            case alertStored(AlertRecord)
+            case alertNotStored(StoreFailure)
         }
     }
 }

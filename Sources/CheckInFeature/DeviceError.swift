@@ -12,6 +12,10 @@ public struct DeviceError: Hashable, Sendable, CustomStringConvertible {
         /// The database file was damaged, moved aside (never deleted) and a fresh one started:
         /// the device works, but its earlier check-ins are only in the moved file.
         case storeReplaced = "store_replaced"
+        /// A help alert could not be stored: it was NOT sent.
+        case alertNotStored = "alert_not_stored"
+        /// A help alert is stored but cannot be sent (no uplink, or the backend refused it).
+        case alertNotSent = "alert_not_sent"
     }
 
     public var kind: Kind
@@ -25,7 +29,7 @@ public struct DeviceError: Hashable, Sendable, CustomStringConvertible {
     /// Faults mean the device cannot keep its word: the LEDs show the fault pattern.
     public var isFault: Bool {
         switch kind {
-        case .checkInNotStored, .storeUnavailable, .settingsNotSaved: true
+        case .checkInNotStored, .storeUnavailable, .settingsNotSaved, .alertNotStored, .alertNotSent: true
         case .settingsRejected, .storeReplaced: false
         }
     }

@@ -11,7 +11,7 @@ import SQLiteDatabase
 public actor CheckInDatabase {
     /// The database file, as given to `open(path:)`.
     public nonisolated let path: String
-    private let connection: Connection
+    let connection: Connection
     /// Compiled once: parsing the INSERT was a large share of a check-in's CPU time.
     private var cachedInsert: Statement?
 
@@ -71,21 +71,7 @@ public actor CheckInDatabase {
     /// Unknown ids and ids already marked are left alone; returns how many were newly marked.
     @discardableResult
     public func markUploaded(ids: [CheckInID], at time: WallTime) throws(StoreFailure) -> Int {
-        do throws(SQLiteError) {
-            return try connection.transaction { () throws(SQLiteError) -> Int in
-                let update = try connection.prepare(
-                    "UPDATE check_ins SET uploaded_at_us = ?1 WHERE id = ?2 AND uploaded_at_us IS NULL")
-                var marked = 0
-                for id in ids {
-                    try update.bind(.integer(time.microsecondsSinceEpoch), .text(id.description))
-                    try update.step()
-                    marked += connection.changes
-                }
-                return marked
-            }
-        } catch {
-            throw StoreFailure(error, while: "mark \(ids.count) check-ins as uploaded")
-        }
+        try markRowsUploaded(in: "check_ins", ids: ids, at: time, noun: "check-ins")
     }
 
     /// Re-anchors the wall time of check-ins stamped on `now`'s boot before the wall clock was
@@ -216,7 +202,7 @@ public actor CheckInDatabase {
         return records
     }
 
-    private func countRows(_ sql: String, while action: String) throws(StoreFailure) -> Int {
+    func countRows(_ sql: String, while action: String) throws(StoreFailure) -> Int {
         do throws(SQLiteError) {
             let select = try connection.prepare(sql)
             try select.step()

@@ -5,6 +5,7 @@
 enum Schema {
     static let migrations: [[String]] = [
         version1,
+        version2,
     ]
 
     /// The version this code writes and understands.
@@ -39,6 +40,23 @@ enum Schema {
             applied_config_interval_us INTEGER,
             applied_config_reminder_us INTEGER,
             CHECK ((applied_config_interval_us IS NULL) = (applied_config_reminder_us IS NULL))
+        ) STRICT
+        """,
+    ]
+
+    /// v2: help alerts (long press), queued for upload like check-ins.
+    static let version2 = [
+        """
+        CREATE TABLE alerts (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 36),
+            insertion_order INTEGER NOT NULL UNIQUE,
+            wall_time_us INTEGER NOT NULL,
+            uptime_us INTEGER NOT NULL,
+            boot_id TEXT NOT NULL,
+            wall_clock_synchronized INTEGER NOT NULL CHECK (wall_clock_synchronized IN (0, 1)),
+            source TEXT NOT NULL CHECK (source IN ('button', 'cli')),
+            -- NULL until the backend has acknowledged the alert.
+            uploaded_at_us INTEGER
         ) STRICT
         """,
     ]

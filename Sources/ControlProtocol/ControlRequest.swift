@@ -10,6 +10,10 @@ public struct ControlRequest: Codable, Hashable, Sendable {
         case simPress = "sim-press"
         case dismissError = "dismiss-error"
         case queue
+        /// Ask for help as a long press does: opens the cancel window.
+        case alertSend = "alert-send"
+        /// Cancel the alert whose cancel window is open.
+        case alertCancel = "alert-cancel"
     }
 
     public var command: Command

@@ -13,10 +13,13 @@ public struct UplinkConfiguration: Hashable, Sendable {
     public var timeout: Duration
     /// The longest wait between retries after transient failures (1s…24h).
     public var retryMax: Duration
+    /// Check-ins waiting longer than this for the backend's acknowledgement mark the LEDs (10s…7d).
+    public var staleAfter: Duration
 
     public init(url: String, tokenFile: String, batchSize: Int = 500, timeout: Duration = .seconds(30),
-                retryMax: Duration = .seconds(900)) {
+                retryMax: Duration = .seconds(900), staleAfter: Duration = .seconds(3600)) {
         self.url = url
+        self.staleAfter = staleAfter
         self.tokenFile = tokenFile
         self.batchSize = batchSize
         self.timeout = timeout
@@ -33,6 +36,8 @@ extension ConfigLoader {
         let batchSize = value(table, "uplink", "batch_size", 500, ValueRules.integer(in: 1...1000))
         let timeout = value(table, "uplink", "timeout", .seconds(30), ValueRules.duration(in: .seconds(1) ... .seconds(300)))
         let retryMax = value(table, "uplink", "retry_max", .seconds(900), ValueRules.duration(in: .seconds(1) ... .seconds(86_400)))
+        let staleAfter = value(table, "uplink", "stale_after", .seconds(3600),
+                               ValueRules.duration(in: .seconds(10) ... .seconds(7 * 86_400)))
         guard table["url"] != nil else {
             if let first = table.entries.first {
                 report("uplink.url", atEntry: first, "[uplink] needs url = \"https://…\" (the backend); "
@@ -48,7 +53,8 @@ extension ConfigLoader {
             }
             return nil
         }
-        return UplinkConfiguration(url: url, tokenFile: tokenFile, batchSize: batchSize, timeout: timeout, retryMax: retryMax)
+        return UplinkConfiguration(url: url, tokenFile: tokenFile, batchSize: batchSize, timeout: timeout, retryMax: retryMax,
+                                   staleAfter: staleAfter)
     }
 }
 

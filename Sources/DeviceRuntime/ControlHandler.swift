@@ -16,13 +16,19 @@ final class ControlHandler {
     /// Present only when the simulated GPIO backend is active.
     let simulatePress: (@Sendable (Duration) async -> Void)?
     let waiters: DelegateWaiters
-    let uploadQueue: UploadQueue
-    let uploader: Uploader?
+    let uploadQueue: UploadQueue<CheckInRecord>
+    let uploader: CheckInUploader?
+    let alertUploader: Uploader<AlertRecord>?
+    /// How many alerts wait for the backend.
+    let alertsWaiting: @Sendable () async throws(StoreFailure) -> Int
     static let answerTimeout = Duration.seconds(10)
 
     init(store: Store<CheckInFeature>, storeClient: CheckInStoreClient, leds: LEDDriver, clock: DeviceClock,
          gpioBackend: String, simulatePress: (@Sendable (Duration) async -> Void)?, waiters: DelegateWaiters,
-         uploadQueue: UploadQueue, uploader: Uploader?) {
+         uploadQueue: UploadQueue<CheckInRecord>, uploader: CheckInUploader?, alertUploader: Uploader<AlertRecord>? = nil,
+         alertsWaiting: @escaping @Sendable () async throws(StoreFailure) -> Int = { 0 }) {
+        self.alertUploader = alertUploader
+        self.alertsWaiting = alertsWaiting
         self.store = store
         self.storeClient = storeClient
         self.leds = leds
@@ -78,6 +84,22 @@ final class ControlHandler {
             return ControlResponse(status: await status())
         case .queue:
             return await queue()
+        case .alertSend:
+            guard store.state.alert.settings != nil else {
+                return .failure("alerts are off on this device ([alert] enabled = false)")
+            }
+            guard store.state.alert.window == nil else {
+                return .failure("an alert's cancel window is already open; `lifesignalctl alert cancel` cancels it")
+            }
+            store.send(.alert(.requested(.cli)))
+            return ControlResponse(status: await status())
+        case .alertCancel:
+            guard store.state.alert.window != nil else {
+                return .failure("no alert is waiting to be sent: there is no open cancel window "
+                                + "(an alert whose window has ended is stored and being sent; it cannot be recalled)")
+            }
+            store.send(.alert(.cancelRequested(.cli)))
+            return ControlResponse(status: await status())
         }
     }
 
@@ -166,7 +188,20 @@ final class ControlHandler {
             wallClockSynchronized: now.wallClockSynchronized,
             now: now.wall.iso8601,
             elapsedTimeUnknown: state.elapsedTimeUnknown,
-            uplink: uploader?.report
+            uplink: uploader?.report,
+            alert: await alertReport(now: now),
+            oldestNotUploaded: state.uploadBacklog.oldestPendingSince?.wall.iso8601,
+            uploadStale: state.uploadBacklog.staleAfter == nil ? nil : state.uploadBacklog.isStale
         )
+    }
+
+    private func alertReport(now: DeviceInstant) async -> AlertReport {
+        let alert = store.state.alert
+        let secondsLeft: Int64? = alert.window.map { window in
+            max((alert.settings?.cancelWindow ?? .zero) - now.elapsed(since: window.requestedAt), .zero).wholeSeconds
+        }
+        return AlertReport(state: alert.name, cancelWindowSecondsLeft: secondsLeft,
+                           waiting: (try? await alertsWaiting()) ?? -1,
+                           uplinkConfigured: alertUploader != nil, uplink: alertUploader?.report)
     }
 }

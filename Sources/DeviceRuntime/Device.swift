@@ -34,9 +34,10 @@ public final class Device {
     private var buttonLoop: Task<Void, Never>?
     private var wallClockMonitor: WallClockMonitor?
     // MARK: Uplink (nil on an offline device)
-    let uploadQueue: UploadQueue
-    let uploader: Uploader?
-    private let uplinkTransport: CurlTransport?
+    let uploadQueue: UploadQueue<CheckInRecord>
+    let alertQueue: UploadQueue<AlertRecord>
+    let uplink: Uplink?
+    var uploader: CheckInUploader? { uplink?.checkIns }
     private var settingsSync: SettingsSync?
 
     /// Opens the store and the GPIO lines. Nothing runs until `start()`.
@@ -48,9 +49,8 @@ public final class Device {
         // A store that cannot be opened does not stop the daemon: it shows the fault and retries.
         storeSupervisor = StoreSupervisor(path: configuration.storePath, logger: logger, sleep: clock.sleep)
         uploadQueue = .live(storeSupervisor)
-        let uplink = try Uploader.live(configuration.uplink, queue: uploadQueue, clock: clock, logger: logger)
-        uploader = uplink?.0
-        uplinkTransport = uplink?.1
+        alertQueue = .alerts(storeSupervisor)
+        uplink = try Uplink.live(configuration.uplink, checkIns: uploadQueue, alerts: alertQueue, clock: clock, logger: logger)
 
         let leds = configuration.ledLanguage.leds
         switch configuration.gpio.backend {
@@ -69,16 +69,16 @@ public final class Device {
             gpio = try Self.openLibgpiod(configuration, logger: logger)
         }
 
-        let feature = CheckInFeature(store: storeSupervisor.client, clock: clock)
-        store = Store(
-            initialState: CheckInFeature.State(
-                configuredSettings: configuration.configuredSettings,
-                policy: configuration.settingsPolicy,
-                acknowledgementDuration: configuration.acknowledgement,
-                longPressDuration: configuration.button.longPress
-            ),
-            reducer: feature
+        let feature = CheckInFeature(store: storeSupervisor.client, clock: clock, alertStore: storeSupervisor.alertClient)
+        var initialState = CheckInFeature.State(
+            configuredSettings: configuration.configuredSettings,
+            policy: configuration.settingsPolicy,
+            acknowledgementDuration: configuration.acknowledgement,
+            longPressDuration: configuration.button.longPress
         )
+        initialState.alert = Self.alertState(configuration)
+        initialState.uploadBacklog = UploadBacklog(staleAfter: configuration.uplink?.staleAfter)
+        store = Store(initialState: initialState, reducer: feature)
         self.leds = LEDDriver(
             language: configuration.ledLanguage,
             setLED: gpio.setLED,
@@ -86,6 +86,14 @@ public final class Device {
             sleep: clock.sleep,
             report: { error in logger.error("LED output failed: \(error)") }
         )
+    }
+
+    /// `[alert]` as the feature's alert state (nil settings = alerts off).
+    static func alertState(_ configuration: DeviceConfiguration) -> AlertState {
+        guard configuration.alert.enabled else { return AlertState() }
+        return AlertState(settings: AlertState.Settings(
+            cancelWindow: configuration.alert.cancelWindow, deliveredDisplay: configuration.alert.deliveredDisplay,
+            hasUplink: configuration.uplink != nil))
     }
 
     /// The simulated board when `[gpio] backend = "simulated"` (the benchmark presses it directly).
@@ -113,8 +121,9 @@ public final class Device {
         }
         let featureLog = FeatureLog(logger: logger)
         var previous = store.state
-        settingsSync = uploader.map { SettingsSync(client: $0.client, store: store, storeClient: storeSupervisor.client, logger: logger) }
-        let uplinkEvents = UplinkEvents(uploader: uploader, settingsSync: settingsSync)
+        settingsSync = uplink.map { SettingsSync(client: $0.client, store: store, storeClient: storeSupervisor.client, logger: logger) }
+        let uplinkEvents = UplinkEvents(uplink: uplink, settingsSync: settingsSync)
+        uplinkEvents.forwardUploads(to: store)
         store.observe { [leds, waiters, uplinkEvents, weak self] state, action in
             if case let .delegate(delegate) = action { waiters.deliver(delegate) }
             uplinkEvents.handle(action)
@@ -125,6 +134,13 @@ public final class Device {
         }
         leds.show(store.state.indicator)
         store.send(.daemonStarted)
+        store.send(.alert(.loadPending))
+        if configuration.alert.enabled, configuration.uplink == nil {
+            logger.warning("""
+                a long press stores a help alert but cannot send it: no [uplink] is configured (the LEDs show \
+                the fault pattern after the cancel window; set [alert] enabled = false to make a long press do nothing)
+                """)
+        }
         // MARK: Store faults (StoreSupervisor): say that a damaged file was replaced; reload once a
         // store that could not be opened opens, from the back-off loop or from a press.
         if let replaced = storeSupervisor.replacedDamagedFile {
@@ -134,6 +150,7 @@ public final class Device {
             await storeSupervisor.superviseOpening(opened: { @MainActor in
                 store.send(.loadCheckInSettings)
                 store.send(.loadCheckInHistory)
+                store.send(.alert(.loadPending))
             })
         }
         // MARK: end of store faults
@@ -161,7 +178,8 @@ public final class Device {
         let handler = ControlHandler(
             store: store, storeClient: storeSupervisor.client, leds: leds, clock: clock,
             gpioBackend: configuration.gpio.backend.rawValue, simulatePress: simulatePress, waiters: waiters,
-            uploadQueue: uploadQueue, uploader: uploader
+            uploadQueue: uploadQueue, uploader: uploader, alertUploader: uplink?.alerts,
+            alertsWaiting: { [alertQueue] () async throws(StoreFailure) in try await alertQueue.depth() }
         )
         let server = ControlServer(
             path: configuration.controlSocket,
@@ -174,7 +192,7 @@ public final class Device {
             throw .system("control socket: \(error)")
         }
         controlServer = server
-        uploader?.start()
+        uplink?.start()
         logger.notice("lifesignald ready", metadata: [
             "store": "\(configuration.storePath)", "socket": "\(configuration.controlSocket)",
             "gpio": "\(configuration.gpio.backend.rawValue)",
@@ -216,8 +234,7 @@ public final class Device {
     public func stop() async {
         controlServer?.stop()
         controlServer = nil
-        uploader?.stop()
-        uplinkTransport?.shutdown()
+        uplink?.stop()
         store.send(.daemonStopping)
         // A durable write that is under way must complete: wait for effects (bounded).
         let deadline = clock.now().uptime + .seconds(5)

@@ -103,4 +103,12 @@ actor StoreSupervisor {
             reanchorWallTimes: { now async throws(StoreFailure) in try await self.openDatabase().reanchorWallTimes(now: now) }
         )
     }
+
+    /// The alert store interface (same database, opened on first use like the check-ins').
+    nonisolated var alertClient: AlertStoreClient {
+        AlertStoreClient(
+            record: { new async throws(StoreFailure) in try await self.openDatabase().recordAlert(new) },
+            pending: { () async throws(StoreFailure) in try await self.openDatabase().pendingAlerts(limit: 100) }
+        )
+    }
 }

@@ -1,3 +1,4 @@
+import CheckInModels
 import CheckInStoreClient
 import CheckInStoreLive
 import DeviceClock
@@ -6,7 +7,7 @@ import Logging
 import UplinkClient
 import UplinkLive
 
-extension UploadQueue {
+extension UploadQueue where Item == CheckInRecord {
     /// The store's pending check-ins.
     static func live(_ database: CheckInDatabase) -> UploadQueue {
         live(opening: { database })
@@ -28,12 +29,46 @@ extension UploadQueue {
     }
 }
 
-extension Uploader {
-    /// The uploader for `[uplink]`, or nil for an offline device. The token file is read (and its
+extension UploadQueue where Item == AlertRecord {
+    /// The store's pending help alerts.
+    static func alerts(_ database: CheckInDatabase) -> UploadQueue {
+        alerts(opening: { database })
+    }
+
+    /// The pending alerts of a store that may still be opening.
+    static func alerts(_ store: StoreSupervisor) -> UploadQueue {
+        alerts(opening: { () async throws(StoreFailure) in try await store.openDatabase() })
+    }
+
+    private static func alerts(
+        opening database: @escaping @Sendable () async throws(StoreFailure) -> CheckInDatabase
+    ) -> UploadQueue {
+        UploadQueue(
+            pending: { limit async throws(StoreFailure) in try await database().pendingAlerts(limit: limit) },
+            markUploaded: { ids, time async throws(StoreFailure) in try await database().markAlertsUploaded(ids: ids, at: time) },
+            depth: { () async throws(StoreFailure) in try await database().pendingAlertCount() }
+        )
+    }
+}
+
+/// The device's connection to the backend: one libcurl thread, one client, an uploader per queue.
+@MainActor
+struct Uplink {
+    let checkIns: CheckInUploader
+    let alerts: Uploader<AlertRecord>
+    let transport: CurlTransport
+
+    var client: UplinkClient { checkIns.client }
+
+    /// Help alerts are urgent: their retries never wait longer than this, whatever `retry_max` says.
+    static let longestAlertRetry = Duration.seconds(60)
+
+    /// The uplink for `[uplink]`, or nil for an offline device. The token file is read (and its
     /// mode checked) here, at start-up, so a bad one stops the daemon with EX_CONFIG.
     static func live(
-        _ configuration: UplinkConfiguration?, queue: UploadQueue, clock: DeviceClock, logger: Logger
-    ) throws(StartupError) -> (Uploader, CurlTransport)? {
+        _ configuration: UplinkConfiguration?, checkIns: UploadQueue<CheckInRecord>, alerts: UploadQueue<AlertRecord>,
+        clock: DeviceClock, logger: Logger
+    ) throws(StartupError) -> Uplink? {
         guard let configuration else { return nil }
         let token: DeviceToken
         do {
@@ -50,8 +85,22 @@ extension Uploader {
         let client = UplinkClient.live(baseURL: configuration.url, token: token, timeout: configuration.timeout,
                                        transport: transport)
         let policy = RetryPolicy(initial: min(.seconds(2), configuration.retryMax), cap: configuration.retryMax)
-        let uploader = Uploader(client: client, queue: queue, clock: clock, policy: policy,
-                                batchSize: configuration.batchSize, logger: logger)
-        return (uploader, transport)
+        let alertPolicy = RetryPolicy(initial: policy.initial, cap: min(configuration.retryMax, longestAlertRetry))
+        return Uplink(
+            checkIns: Uploader(client: client, queue: checkIns, clock: clock, policy: policy,
+                               batchSize: configuration.batchSize, logger: logger),
+            alerts: Uploader(client: client, queue: alerts, clock: clock, policy: alertPolicy, logger: logger),
+            transport: transport)
+    }
+
+    func start() {
+        checkIns.start()
+        alerts.start()
+    }
+
+    func stop() {
+        checkIns.stop()
+        alerts.stop()
+        transport.shutdown()
     }
 }

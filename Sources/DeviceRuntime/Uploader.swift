@@ -5,23 +5,36 @@ import DeviceClock
 import Logging
 import UplinkClient
 
-/// The check-ins waiting for upload, oldest first, as the uploader sees the store.
-struct UploadQueue: Sendable {
-    var pending: @Sendable (_ limit: Int) async throws(StoreFailure) -> [CheckInRecord]
-    var markUploaded: @Sendable (_ ids: [CheckInID], _ at: WallTime) async throws(StoreFailure) -> Int
+/// Rows waiting for upload (check-ins, alerts), oldest first, as the uploader sees the store.
+struct UploadQueue<Item: Identifiable & Sendable>: Sendable where Item.ID: Hashable & Sendable {
+    var pending: @Sendable (_ limit: Int) async throws(StoreFailure) -> [Item]
+    var markUploaded: @Sendable (_ ids: [Item.ID], _ at: WallTime) async throws(StoreFailure) -> Int
     var depth: @Sendable () async throws(StoreFailure) -> Int
 }
 
-/// Drains the queue to the backend: in order, in batches, as soon as a check-in is stored, and again
-/// whenever a retry is due.
+/// What an uploader tells its host as it goes (the feature's LEDs follow these).
+enum UploadEvent<Item: Identifiable & Sendable>: Sendable where Item.ID: Hashable & Sendable {
+    /// The oldest row the backend has not acknowledged, as last read (nil: the queue is empty).
+    case oldestPending(Item?)
+    /// The backend acknowledged these rows and they are marked uploaded.
+    case acknowledged([Item.ID])
+    /// A request failed; transient ones are retried on the backoff timer, permanent ones wait.
+    case failed(UplinkFailure)
+}
+
+/// The check-ins' uploader.
+typealias CheckInUploader = Uploader<CheckInRecord>
+
+/// Drains a queue to the backend: in order, in batches, as soon as a row is stored, and again
+/// whenever a retry is due. One instance per queue (check-ins, alerts), each with its own request.
 ///
 /// A row is marked uploaded only once the backend acknowledged its id, so a crash at any point
 /// re-sends at most what was not acknowledged (the backend de-duplicates by id). Transient failures
 /// back off (`RetryPolicy`: exponential, full jitter, capped, `Retry-After` honoured). A permanent
 /// failure is not retried blindly: the rows stay queued, the status and the log say why, and only
-/// a new check-in (or a restart) makes one new attempt.
+/// a new row (or a restart) makes one new attempt.
 @MainActor
-final class Uploader {
+final class Uploader<Item: Identifiable & Sendable> where Item.ID: Hashable & Sendable {
     enum State: String {
         case idle
         case uploading
@@ -31,7 +44,11 @@ final class Uploader {
     }
 
     let client: UplinkClient
-    private let queue: UploadQueue
+    /// The request that uploads one batch and returns the acknowledged ids.
+    private let send: @Sendable ([Item]) async -> Result<[Item.ID], UplinkFailure>
+    /// What the rows are, plural, for logs and messages ("check-ins", "alerts").
+    private let noun: String
+    private let queue: UploadQueue<Item>
     private let clock: DeviceClock
     private let policy: RetryPolicy
     private let batchSize: Int
@@ -51,9 +68,15 @@ final class Uploader {
     private var waiter: CheckedContinuation<Void, Never>?
     private var kicked = false
     private var stopped = false
+    private var reportedOldest: Item.ID??
+    /// Called on the main actor with each `UploadEvent` (the host forwards them to the feature).
+    var onEvent: ((UploadEvent<Item>) -> Void)?
 
-    init(client: UplinkClient, queue: UploadQueue, clock: DeviceClock, policy: RetryPolicy, batchSize: Int, logger: Logger) {
+    init(client: UplinkClient, noun: String, send: @escaping @Sendable ([Item]) async -> Result<[Item.ID], UplinkFailure>,
+         queue: UploadQueue<Item>, clock: DeviceClock, policy: RetryPolicy, batchSize: Int, logger: Logger) {
         self.client = client
+        self.noun = noun
+        self.send = send
         self.queue = queue
         self.clock = clock
         self.policy = policy
@@ -61,14 +84,14 @@ final class Uploader {
         self.logger = logger
     }
 
-    /// Starts draining what is already queued, then waits for new check-ins.
+    /// Starts draining what is already queued, then waits for new rows.
     func start() {
         guard task == nil else { return }
         task = Task { await self.run() }
     }
 
-    /// A check-in was stored durably: upload it now (unless a backoff is running).
-    func checkInStored() {
+    /// A row was stored durably: upload it now (unless a backoff is running).
+    func itemStored() {
         if let waiter {
             self.waiter = nil
             waiter.resume()
@@ -81,7 +104,7 @@ final class Uploader {
     func stop() {
         stopped = true
         task?.cancel()
-        checkInStored()
+        itemStored()
     }
 
     var report: UplinkReport {
@@ -103,14 +126,14 @@ final class Uploader {
         while !stopped {
             switch await drain() {
             case .drained, .permanentFailure:
-                await nextCheckIn()
+                await nextItem()
             case let .retry(delay):
                 do { try await clock.sleep(delay) } catch { return }
             }
         }
     }
 
-    private func nextCheckIn() async {
+    private func nextItem() async {
         if kicked || stopped {
             kicked = false
             return
@@ -121,19 +144,20 @@ final class Uploader {
 
     private func drain() async -> Outcome {
         while !stopped {
-            let batch: [CheckInRecord]
+            let batch: [Item]
             do {
                 batch = try await queue.pending(batchSize)
             } catch {
-                return failed(UplinkFailure(.transient, "could not read the upload queue: \(error.message)"))
+                return failed(UplinkFailure(.transient, "could not read the \(noun) upload queue: \(error.message)"))
             }
+            report(oldest: batch.first)
             guard !batch.isEmpty else {
                 if state != .stopped { state = .idle }
                 return .drained
             }
             state = .uploading
             lastAttempt = clock.now().wall
-            switch await client.uploadCheckIns(batch) {
+            switch await send(batch) {
             case let .failure(failure):
                 return failed(failure)
             case let .success(ids):
@@ -141,16 +165,17 @@ final class Uploader {
                 let acknowledged = ids.filter { sent.contains($0) }
                 guard !acknowledged.isEmpty else {
                     return failed(UplinkFailure(.transient, "\(client.endpoint) acknowledged none of the "
-                                                + "\(batch.count) check-ins sent; they stay queued"))
+                                                + "\(batch.count) \(noun) sent; they stay queued"))
                 }
                 let marked: Int
                 do {
                     marked = try await queue.markUploaded(acknowledged, clock.now().wall)
                 } catch {
-                    return failed(UplinkFailure(.transient, "uploaded, but could not mark the check-ins as uploaded "
+                    return failed(UplinkFailure(.transient, "uploaded, but could not mark the \(noun) as uploaded "
                                                 + "(they will be sent again): \(error.message)"))
                 }
                 succeeded(sent: batch.count, acknowledged: acknowledged.count, marked: marked)
+                onEvent?(.acknowledged(acknowledged))
             }
         }
         return .drained
@@ -160,15 +185,23 @@ final class Uploader {
         uploadedSinceStart += marked
         lastSuccess = clock.now().wall
         lastResult = "ok"
-        lastMessage = acknowledged < sent ? "the server acknowledged \(acknowledged) of \(sent) check-ins; the rest are sent again" : nil
+        lastMessage = acknowledged < sent ? "the server acknowledged \(acknowledged) of \(sent) \(noun); the rest are sent again" : nil
         consecutiveFailures = 0
         nextRetry = nil
-        logger.info("uploaded check-ins", metadata: [
+        logger.info("uploaded \(noun)", metadata: [
             "sent": "\(sent)", "acknowledged": "\(acknowledged)", "endpoint": "\(client.endpoint)",
         ])
     }
 
+    /// Tells the host when the head of the queue changed (not on every read).
+    private func report(oldest: Item?) {
+        guard reportedOldest != .some(oldest?.id) else { return }
+        reportedOldest = .some(oldest?.id)
+        onEvent?(.oldestPending(oldest))
+    }
+
     private func failed(_ failure: UplinkFailure) -> Outcome {
+        defer { onEvent?(.failed(failure)) }
         consecutiveFailures += 1
         lastMessage = failure.message
         switch failure.kind {
@@ -177,7 +210,7 @@ final class Uploader {
             lastResult = "transient_failure"
             state = .waitingToRetry
             nextRetry = clock.now().wall + delay
-            logger.warning("upload failed, retrying in \(DurationText.format(delay)): \(failure.message)", metadata: [
+            logger.warning("\(noun) upload failed, retrying in \(DurationText.format(delay)): \(failure.message)", metadata: [
                 "failures": "\(consecutiveFailures)",
             ])
             return .retry(after: delay)
@@ -185,8 +218,28 @@ final class Uploader {
             lastResult = "permanent_failure"
             state = .stopped
             nextRetry = nil
-            logger.error("upload refused, not retrying until the next check-in or a restart; the check-ins stay queued: \(failure.message)")
+            logger.error("\(noun) upload refused, not retrying until the next one is stored or a restart; the \(noun) stay queued: \(failure.message)")
             return .permanentFailure
         }
+    }
+}
+
+extension Uploader where Item == CheckInRecord {
+    /// The check-ins' uploader: batches to `POST /v1/check-ins`.
+    convenience init(client: UplinkClient, queue: UploadQueue<CheckInRecord>, clock: DeviceClock, policy: RetryPolicy,
+                     batchSize: Int, logger: Logger) {
+        self.init(client: client, noun: "check-ins", send: client.uploadCheckIns, queue: queue, clock: clock,
+                  policy: policy, batchSize: batchSize, logger: logger)
+    }
+}
+
+extension Uploader where Item == AlertRecord {
+    /// The help alerts' uploader: one alert per `POST /v1/alerts`.
+    convenience init(client: UplinkClient, queue: UploadQueue<AlertRecord>, clock: DeviceClock, policy: RetryPolicy,
+                     logger: Logger) {
+        self.init(client: client, noun: "alerts", send: { batch in
+            guard let alert = batch.first else { return .success([]) }
+            return await client.sendAlert(alert)
+        }, queue: queue, clock: clock, policy: policy, batchSize: 1, logger: logger)
     }
 }

@@ -13,6 +13,9 @@ public struct UplinkClient: Sendable {
     public var fetchSettings: @Sendable () async -> Result<RemoteSettings, UplinkFailure>
     /// Offers the device's settings; the backend keeps them only if their version is newer.
     public var pushSettings: @Sendable (RemoteSettings) async -> Result<SettingsPushOutcome, UplinkFailure>
+    /// Sends one help alert (`POST /v1/alerts`) and returns the ids the backend acknowledged (it
+    /// has stored the alert and will notify the responders). Idempotent by id, like check-ins.
+    public var sendAlert: @Sendable (AlertRecord) async -> Result<[AlertID], UplinkFailure>
     /// Where the client talks to, for status and logs (never includes the token).
     public var endpoint: String
 
@@ -24,8 +27,12 @@ public struct UplinkClient: Sendable {
         },
         pushSettings: @escaping @Sendable (RemoteSettings) async -> Result<SettingsPushOutcome, UplinkFailure> = { _ in
             .failure(UplinkFailure(.permanent, "settings sync is not available on this uplink"))
+        },
+        sendAlert: @escaping @Sendable (AlertRecord) async -> Result<[AlertID], UplinkFailure> = { _ in
+            .failure(UplinkFailure(.permanent, "help alerts are not available on this uplink"))
         }
     ) {
+        self.sendAlert = sendAlert
         self.endpoint = endpoint
         self.uploadCheckIns = uploadCheckIns
         self.fetchSettings = fetchSettings

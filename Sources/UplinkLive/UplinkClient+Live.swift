@@ -13,6 +13,7 @@ extension UplinkClient {
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         let checkInsURL = base + DeviceAPIPath.checkIns
         let settingsURL = base + DeviceAPIPath.settings
+        let alertsURL = base + DeviceAPIPath.alerts
         let headers = ["Authorization: Bearer \(token.secret)", "Content-Type: application/json", "Accept: application/json"]
         @Sendable func exchange(_ method: HTTPRequest.Method, _ url: String, _ body: [UInt8] = [])
             async -> Result<HTTPResponse, UplinkFailure> {
@@ -47,6 +48,10 @@ extension UplinkClient {
                     default: return .failure(failure(response, request: request))
                     }
                 }
+            },
+            sendAlert: { alert in
+                let body = APICoding.encode(UploadedAlert(alert))
+                return await exchange(.post, alertsURL, body).flatMap { Self.acknowledgedIDs($0, url: alertsURL) }
             }
         )
     }

@@ -121,6 +121,18 @@ final class DeviceConfigurationTests: XCTestCase {
             [patterns.long_press]
             ok = "on"
             alarm = "on"
+            [patterns.alert_cancel_window]
+            alarm = "100ms on, 100ms off"
+            [patterns.alert_sending]
+            alarm = "on"
+            ok = "100ms on, 900ms off"
+            [patterns.alert_delivered]
+            alarm = "on"
+            ok = "300ms on, 300ms off"
+            [patterns.checked_in_not_uploaded]
+            ok = "2000ms on, 500ms off"
+            [patterns.reminder_not_uploaded]
+            alarm = "2000ms on, 200ms off"
             [feedback]
             acknowledgement = "3s"
             [store]
@@ -133,8 +145,23 @@ final class DeviceConfigurationTests: XCTestCase {
             terminal = "off"
             [log]
             level = "trace"
+            [alert]
+            enabled = false
+            cancel_window = "10s"
+            delivered_display = "2m"
+            [uplink]
+            url = "https://api.example.org"
+            token_file = "/etc/lifesignal/token"
+            batch_size = 50
+            timeout = "10s"
+            retry_max = "5m"
+            stale_after = "3h"
             """)
         XCTAssertEqual(configuration.configuredSettings, CheckInSettings(interval: .seconds(16 * 3600), reminder: .seconds(90 * 60)))
+        XCTAssertEqual(configuration.alert, AlertConfiguration(enabled: false, cancelWindow: .seconds(10), deliveredDisplay: .seconds(120)))
+        XCTAssertEqual(configuration.uplink, UplinkConfiguration(url: "https://api.example.org", tokenFile: "/etc/lifesignal/token",
+                                                                 batchSize: 50, timeout: .seconds(10), retryMax: .seconds(300),
+                                                                 staleAfter: .seconds(3 * 3600)))
         XCTAssertEqual(configuration.button, ButtonConfiguration(debounce: .zero, longPress: .seconds(5), line: .offset(4),
                                                                  activeLow: false, bias: .pullDown))
         XCTAssertEqual(configuration.gpio, GPIOConfiguration(backend: .libgpiod, chip: "/dev/gpiochip4"))
@@ -322,7 +349,7 @@ final class DeviceConfigurationTests: XCTestCase {
             "/etc/lifesignal/lifesignald.toml:1:1: interval: every key must be under a [table] header; put it under [check_in]",
             "/etc/lifesignal/lifesignald.toml:2:1: levl: every key must be under a [table] header; did you mean 'log.level'?",
             "/etc/lifesignal/lifesignald.toml:3:1: leds.green.extra: unknown table [leds.green.extra]; tables are check_in, "
-                + "button, gpio, leds, patterns, feedback, store, control, simulator, log, developer, uplink, leds.<LED name> "
+                + "button, gpio, leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert, leds.<LED name> "
                 + "and patterns.<indicator>",
         ])
     }
@@ -392,7 +419,7 @@ final class DeviceConfigurationTests: XCTestCase {
     func testRemovingAnLEDThatStandardPatternsUseIsRejected() throws {
         XCTAssertEqual(problems("[leds]\norder = [\"green\", \"red\"]\n"), [
             "/etc/lifesignal/lifesignald.toml:2:9: leds.order: the standard patterns of never_checked_in (uses amber), "
-                + "reminder (uses amber), fault (uses amber), long_press (uses amber) need LEDs that leds.order leaves out; add a "
+                + "reminder (uses amber), fault (uses amber), long_press (uses amber), alert_cancel_window (uses amber), alert_sending (uses amber), reminder_not_uploaded (uses amber) need LEDs that leds.order leaves out; add a "
                 + "[patterns.<indicator>] table for each, using only green, red",
         ])
         let configuration = try loaded("""
@@ -407,6 +434,14 @@ final class DeviceConfigurationTests: XCTestCase {
             [patterns.long_press]
             green = "on"
             red = "on"
+            [patterns.alert_cancel_window]
+            green = "250ms on, 250ms off"
+            red = "250ms on, 250ms off"
+            [patterns.alert_sending]
+            red = "on"
+            green = "100ms on, 900ms off"
+            [patterns.reminder_not_uploaded]
+            green = "500ms on, 1500ms off"
             """)
         XCTAssertEqual(configuration.ledLanguage.leds.map(\.name), ["green", "red"])
     }
@@ -426,6 +461,9 @@ final class DeviceConfigurationTests: XCTestCase {
             [patterns.long_press]
             green = "on"
             """), [
+                "/etc/lifesignal/lifesignald.toml:2:9: leds.order: the standard patterns of alert_cancel_window (uses amber), "
+                    + "alert_sending (uses amber), reminder_not_uploaded (uses amber) need LEDs that leds.order leaves out; "
+                    + "add a [patterns.<indicator>] table for each, using only green, red",
                 "/etc/lifesignal/lifesignald.toml:4:1: patterns.never_checked_in.amber: no LED named 'amber' (leds.order leaves it out); the LEDs are green, red",
                 "/etc/lifesignal/lifesignald.toml:6:1: patterns.reminder.gren: no LED named 'gren'; the LEDs are green, red; did you mean 'green'?",
                 "/etc/lifesignal/lifesignald.toml:8:7: patterns.fault.red: 'fast' is not a step: write '<milliseconds>ms on' or "
@@ -433,7 +471,8 @@ final class DeviceConfigurationTests: XCTestCase {
                 "/etc/lifesignal/lifesignald.toml:9:9: patterns.fault.green: expected a pattern in quotes such as \"on\", \"off\" or "
                     + "\"500ms on, 500ms off\"; found the integer 1",
                 "/etc/lifesignal/lifesignald.toml:10:1: patterns.sleeping: unknown indicator 'sleeping'; indicators are starting, "
-                    + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press",
+                    + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press, alert_cancel_window, "
+                    + "alert_sending, alert_delivered, checked_in_not_uploaded, reminder_not_uploaded",
             ])
     }
 
