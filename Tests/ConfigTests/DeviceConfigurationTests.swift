@@ -331,13 +331,14 @@ final class DeviceConfigurationTests: XCTestCase {
             period = "8h"
             """), [
                 "/etc/lifesignal/lifesignald.toml:1:1: buton: unknown table [buton]; known tables are check_in, button, gpio, "
-                    + "leds, patterns, feedback, store, control, simulator, log, developer, uplink; did you mean 'button'?",
+                    + "leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert; did you mean 'button'?",
                 "/etc/lifesignal/lifesignald.toml:4:1: button.debounse: unknown key; [button] may contain debounce, long_press, "
                     + "line, active_low, bias; did you mean 'debounce'?",
                 "/etc/lifesignal/lifesignald.toml:6:1: leds.green.color: unknown key; [leds.green] may contain colour, line, "
                     + "active_low; did you mean 'colour'?",
                 "/etc/lifesignal/lifesignald.toml:7:1: patterns.checkedin: unknown indicator 'checkedin'; indicators are starting, "
-                    + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press; did you mean 'checked_in'?",
+                    + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press, alert_cancel_window, "
+                    + "alert_sending, alert_delivered, checked_in_not_uploaded, reminder_not_uploaded; did you mean 'checked_in'?",
                 "/etc/lifesignal/lifesignald.toml:8:1: leds.gren: there is no LED 'gren' in leds.order (green, amber, red); "
                     + "add it to leds.order or remove this table; did you mean 'green'?",
                 "/etc/lifesignal/lifesignald.toml:10:1: check_in.period: unknown key; [check_in] may contain interval, reminder",
@@ -442,6 +443,9 @@ final class DeviceConfigurationTests: XCTestCase {
             green = "100ms on, 900ms off"
             [patterns.reminder_not_uploaded]
             green = "500ms on, 1500ms off"
+            [patterns.alert_delivered]
+            red = "on"
+            green = "1000ms on, 1000ms off"
             """)
         XCTAssertEqual(configuration.ledLanguage.leds.map(\.name), ["green", "red"])
     }
