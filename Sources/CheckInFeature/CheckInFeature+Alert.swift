@@ -17,7 +17,7 @@ extension CheckInFeature {
             guard let window = state.alert.window else { return .none }
             state.alert.window = nil
             state.alert.isStoring = true
-            let alert = NewAlert(id: newCheckInID(), at: window.requestedAt, source: window.source)
+            let alert = AlertRecord(id: newCheckInID(), at: window.requestedAt, source: window.source)
             return .run { [alertStore] send in
                 await send(.alert(.storeResponse(await Result { () async throws(StoreFailure) in
                     try await alertStore.record(alert)

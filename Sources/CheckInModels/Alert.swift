@@ -9,24 +9,12 @@ public enum AlertSource: String, Hashable, Sendable, CaseIterable {
     case cli
 }
 
-/// A help alert about to be written.
-public struct NewAlert: Hashable, Sendable {
+/// A help alert, as it is about to be written (`upload` pending) and as the store keeps it;
+/// `upload` turns `.uploaded` only once the backend acknowledged it.
+public struct AlertRecord: Hashable, Sendable, Identifiable {
     public var id: AlertID
     /// When the person asked for help: the long press (or the CLI request), not the end of the
     /// cancel window.
-    public var at: DeviceInstant
-    public var source: AlertSource
-
-    public init(id: AlertID, at: DeviceInstant, source: AlertSource) {
-        self.id = id
-        self.at = at
-        self.source = source
-    }
-}
-
-/// A help alert as the store keeps it; `upload` turns `.uploaded` only once the backend acknowledged it.
-public struct AlertRecord: Hashable, Sendable, Identifiable {
-    public var id: AlertID
     public var at: DeviceInstant
     public var source: AlertSource
     public var upload: UploadState
@@ -36,9 +24,5 @@ public struct AlertRecord: Hashable, Sendable, Identifiable {
         self.at = at
         self.source = source
         self.upload = upload
-    }
-
-    public init(_ new: NewAlert, upload: UploadState = .pending) {
-        self.init(id: new.id, at: new.at, source: new.source, upload: upload)
     }
 }

@@ -4,12 +4,12 @@ public import CheckInModels
 /// the check-ins). `record` returns only once the alert's transaction is durable.
 public struct AlertStoreClient: Sendable {
     /// Durably stores a new, pending alert and returns it as stored.
-    public var record: @Sendable (NewAlert) async throws(StoreFailure) -> AlertRecord
+    public var record: @Sendable (AlertRecord) async throws(StoreFailure) -> AlertRecord
     /// Alerts the backend has not acknowledged yet, oldest first.
     public var pending: @Sendable () async throws(StoreFailure) -> [AlertRecord]
 
     public init(
-        record: @escaping @Sendable (NewAlert) async throws(StoreFailure) -> AlertRecord,
+        record: @escaping @Sendable (AlertRecord) async throws(StoreFailure) -> AlertRecord,
         pending: @escaping @Sendable () async throws(StoreFailure) -> [AlertRecord]
     ) {
         self.record = record

@@ -4,25 +4,14 @@ import SQLiteDatabase
 
 /// Help alerts: stored durably like check-ins, in their own table, and queued for upload.
 extension CheckInDatabase {
-    /// Durably stores a new, pending alert and returns it as stored (times to the microsecond).
+    /// Durably stores a new alert as pending and returns it as stored (times to the microsecond).
     /// An id that is already stored is refused, never overwritten.
-    public func recordAlert(_ new: NewAlert) throws(StoreFailure) -> AlertRecord {
-        let stored = AlertRecord(NewAlert(id: new.id, at: new.at.truncatedToMicroseconds, source: new.source))
+    public func recordAlert(_ new: AlertRecord) throws(StoreFailure) -> AlertRecord {
+        let stored = AlertRecord(id: new.id, at: new.at.truncatedToMicroseconds, source: new.source)
         do throws(SQLiteError) {
             try connection.transaction { () throws(SQLiteError) in
-                let insert = try connection.prepare("""
-                    INSERT INTO alerts (id, insertion_order, wall_time_us, uptime_us, boot_id,
-                                        wall_clock_synchronized, source)
-                    VALUES (?1, (SELECT coalesce(max(insertion_order), 0) + 1 FROM alerts), ?2, ?3, ?4, ?5, ?6)
-                    """)
-                try insert.bind(
-                    .text(stored.id.description),
-                    .integer(stored.at.wall.microsecondsSinceEpoch),
-                    .integer(stored.at.uptime.wholeMicroseconds),
-                    .text(stored.at.bootID),
-                    .bool(stored.at.wallClockSynchronized),
-                    .text(stored.source.rawValue))
-                try insert.step()
+                let insert = try connection.prepare(Self.insertSQL(into: "alerts"))
+                try Self.bindQueued(insert, id: stored.id, at: stored.at, source: stored.source.rawValue)
             }
         } catch where error.code == .constraintPrimaryKey {
             throw StoreFailure(.other, "alert \(new.id) is already stored in \(path); it was not overwritten")
@@ -30,6 +19,28 @@ extension CheckInDatabase {
             throw StoreFailure(error, while: "record help alert \(new.id)")
         }
         return stored
+    }
+
+    /// The INSERT of a new pending row into `check_ins` or `alerts` (same columns); the next
+    /// insertion order is computed inside it, so it never depends on clocks.
+    static func insertSQL(into table: String) -> String {
+        """
+        INSERT INTO \(table) (id, insertion_order, wall_time_us, uptime_us, boot_id, wall_clock_synchronized, source)
+        VALUES (?1, (SELECT coalesce(max(insertion_order), 0) + 1 FROM \(table)), ?2, ?3, ?4, ?5, ?6)
+        """
+    }
+
+    /// Binds a queued row's values to an `insertSQL` statement and runs it.
+    static func bindQueued(_ insert: Statement, id: CheckInID, at: DeviceInstant, source: String) throws(SQLiteError) {
+        defer { insert.reset() }
+        try insert.bind(
+            .text(id.description),
+            .integer(at.wall.microsecondsSinceEpoch),
+            .integer(at.uptime.wholeMicroseconds),
+            .text(at.bootID),
+            .bool(at.wallClockSynchronized),
+            .text(source))
+        try insert.step()
     }
 
     /// Alerts not yet acknowledged by the backend, oldest first: the alert uploader's queue.

@@ -28,16 +28,7 @@ public actor CheckInDatabase {
         let stored = CheckInRecord(NewCheckIn(id: new.id, at: new.at.truncatedToMicroseconds, source: new.source))
         do throws(SQLiteError) {
             try connection.transaction { () throws(SQLiteError) in
-                let insert = try insertStatement()
-                defer { insert.reset() }
-                try insert.bind(
-                    .text(stored.id.description),
-                    .integer(stored.at.wall.microsecondsSinceEpoch),
-                    .integer(stored.at.uptime.wholeMicroseconds),
-                    .text(stored.at.bootID),
-                    .bool(stored.at.wallClockSynchronized),
-                    .text(stored.source.rawValue))
-                try insert.step()
+                try Self.bindQueued(try insertStatement(), id: stored.id, at: stored.at, source: stored.source.rawValue)
             }
         } catch where error.code == .constraintPrimaryKey {
             throw StoreFailure(.other, "check-in \(new.id) is already stored in \(path); "
@@ -179,11 +170,7 @@ public actor CheckInDatabase {
 
     private func insertStatement() throws(SQLiteError) -> Statement {
         if let cachedInsert { return cachedInsert }
-        let insert = try connection.prepare("""
-            INSERT INTO check_ins (id, insertion_order, wall_time_us, uptime_us, boot_id,
-                                   wall_clock_synchronized, source)
-            VALUES (?1, (SELECT coalesce(max(insertion_order), 0) + 1 FROM check_ins), ?2, ?3, ?4, ?5, ?6)
-            """)
+        let insert = try connection.prepare(Self.insertSQL(into: "check_ins"))
         cachedInsert = insert
         return insert
     }

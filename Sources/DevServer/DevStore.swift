@@ -11,32 +11,25 @@ final class DevStore: Sendable {
         let connection = try Connection(path: path)
         _ = try connection.pragma("journal_mode", set: "WAL")
         try connection.pragma("synchronous", set: "FULL")
+        // Check-ins and alerts have the same columns.
+        for table in Table.allCases {
+            try connection.execute("""
+                CREATE TABLE IF NOT EXISTS \(table.rawValue) (
+                    device_id TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    wall_time TEXT NOT NULL,
+                    wall_clock_synchronized INTEGER NOT NULL,
+                    uptime_us INTEGER NOT NULL,
+                    boot_id TEXT NOT NULL,
+                    source TEXT NOT NULL,
+                    received_at TEXT NOT NULL,
+                    -- How many times the device sent it: above 1 means an acknowledgement was lost.
+                    receipts INTEGER NOT NULL DEFAULT 1,
+                    PRIMARY KEY (device_id, id)
+                )
+                """)
+        }
         try connection.execute("""
-            CREATE TABLE IF NOT EXISTS check_ins (
-                device_id TEXT NOT NULL,
-                id TEXT NOT NULL,
-                wall_time TEXT NOT NULL,
-                wall_clock_synchronized INTEGER NOT NULL,
-                uptime_us INTEGER NOT NULL,
-                boot_id TEXT NOT NULL,
-                source TEXT NOT NULL,
-                received_at TEXT NOT NULL,
-                -- How many times the device sent it: above 1 means an acknowledgement was lost.
-                receipts INTEGER NOT NULL DEFAULT 1,
-                PRIMARY KEY (device_id, id)
-            );
-            CREATE TABLE IF NOT EXISTS alerts (
-                device_id TEXT NOT NULL,
-                id TEXT NOT NULL,
-                wall_time TEXT NOT NULL,
-                wall_clock_synchronized INTEGER NOT NULL,
-                uptime_us INTEGER NOT NULL,
-                boot_id TEXT NOT NULL,
-                source TEXT NOT NULL,
-                received_at TEXT NOT NULL,
-                receipts INTEGER NOT NULL DEFAULT 1,
-                PRIMARY KEY (device_id, id)
-            );
             CREATE TABLE IF NOT EXISTS settings (
                 device_id TEXT PRIMARY KEY NOT NULL,
                 interval_s INTEGER NOT NULL,
@@ -48,7 +41,7 @@ final class DevStore: Sendable {
     }
 
     /// Which table: check-ins and alerts have the same columns.
-    enum Table: String {
+    enum Table: String, CaseIterable {
         case checkIns = "check_ins"
         case alerts
     }

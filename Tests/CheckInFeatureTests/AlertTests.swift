@@ -30,6 +30,18 @@ final class AlertTests: FeatureTestCase {
         XCTAssertEqual(store.state.indicator, .alertCancelWindow, "releasing a long press neither cancels nor checks in")
     }
 
+    /// `lifesignalctl alert send` at the start, and no cancel: the alert is being stored.
+    func requestFromTheCLIAndLetTheWindowEnd(_ store: TestStore<CheckInFeature>) async {
+        store.send(.alert(.requested(.cli))) {
+            $0.alert.window = AlertState.Window(requestedAt: Self.start, source: .cli)
+        }
+        await clock.advance(by: .seconds(5))
+        await store.receive(.alert(.cancelWindowEnded)) {
+            $0.alert.window = nil
+            $0.alert.isStoring = true
+        }
+    }
+
     func testALongPressIsStoredWhenTheWindowEndsAndShowsDeliveredOnlyOnceAcknowledged() async {
         let store = makeAlertStore()
         await start(store, expectPhase: .neverCheckedIn)
@@ -118,14 +130,7 @@ final class AlertTests: FeatureTestCase {
         await start(store, expectPhase: .neverCheckedIn)
         let full = StoreFailure(.full, "disk full")
         alerts.failWrites(with: full)
-        store.send(.alert(.requested(.cli))) {
-            $0.alert.window = AlertState.Window(requestedAt: Self.start, source: .cli)
-        }
-        await clock.advance(by: .seconds(5))
-        await store.receive(.alert(.cancelWindowEnded)) {
-            $0.alert.window = nil
-            $0.alert.isStoring = true
-        }
+        await requestFromTheCLIAndLetTheWindowEnd(store)
         await store.receive(.alert(.storeResponse(.failure(full)))) {
             $0.alert.isStoring = false
             $0.error = DeviceError(.alertNotStored, "help alert NOT saved and NOT sent: disk full")
@@ -139,14 +144,7 @@ final class AlertTests: FeatureTestCase {
     func testWithoutAnUplinkTheAlertIsStoredAndTheDeviceSaysItWasNotSent() async {
         let store = makeAlertStore(hasUplink: false)
         await start(store, expectPhase: .neverCheckedIn)
-        store.send(.alert(.requested(.cli))) {
-            $0.alert.window = AlertState.Window(requestedAt: Self.start, source: .cli)
-        }
-        await clock.advance(by: .seconds(5))
-        await store.receive(.alert(.cancelWindowEnded)) {
-            $0.alert.window = nil
-            $0.alert.isStoring = true
-        }
+        await requestFromTheCLIAndLetTheWindowEnd(store)
         let record = AlertRecord(id: id(1), at: Self.start, source: .cli)
         await store.receive(.alert(.storeResponse(.success(record)))) {
             $0.alert.isStoring = false

@@ -20,7 +20,8 @@ final class FakeAlertStore: Sendable {
             record: { [self] new throws(StoreFailure) in
                 try contents.withLock { contents throws(StoreFailure) in
                     if let failure = contents.failWrites { throw failure }
-                    let record = AlertRecord(new)
+                    var record = new
+                    record.upload = .pending
                     contents.alerts.append(record)
                     return record
                 }

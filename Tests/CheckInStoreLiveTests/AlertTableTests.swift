@@ -19,8 +19,8 @@ final class AlertTableTests: XCTestCase {
 
     func testAlertsAreStoredQueuedOldestFirstAndMarkedOnlyWhenAcknowledged() async throws {
         let database = try CheckInDatabase.open(path: path)
-        let first = try await database.recordAlert(NewAlert(id: .random(), at: instant(wall: 2_000_001, uptime: .microseconds(5_000_001)), source: .button))
-        let second = try await database.recordAlert(NewAlert(id: .random(), at: instant(wall: 1_000_000, synchronized: false), source: .cli))
+        let first = try await database.recordAlert(AlertRecord(id: .random(), at: instant(wall: 2_000_001, uptime: .microseconds(5_000_001)), source: .button))
+        let second = try await database.recordAlert(AlertRecord(id: .random(), at: instant(wall: 1_000_000, synchronized: false), source: .cli))
         XCTAssertEqual(first.upload, .pending)
         let pending = try await database.pendingAlerts(limit: 10)
         XCTAssertEqual(pending, [first, second], "in order of recording, not by clock")
@@ -41,10 +41,10 @@ final class AlertTableTests: XCTestCase {
 
     func testAnAlertIdIsNeverOverwritten() async throws {
         let database = try CheckInDatabase.open(path: path)
-        let alert = NewAlert(id: .random(), at: instant(wall: 1), source: .button)
+        let alert = AlertRecord(id: .random(), at: instant(wall: 1), source: .button)
         _ = try await database.recordAlert(alert)
         do {
-            _ = try await database.recordAlert(NewAlert(id: alert.id, at: instant(wall: 2), source: .cli))
+            _ = try await database.recordAlert(AlertRecord(id: alert.id, at: instant(wall: 2), source: .cli))
             XCTFail("a second alert with the same id must be refused")
         } catch {
             XCTAssertTrue(error.message.contains("already stored"), error.message)
@@ -74,7 +74,7 @@ final class AlertTableTests: XCTestCase {
         XCTAssertEqual(version, "2")
         let history = try await database.history(limit: 10)
         XCTAssertEqual(history, [CheckInRecord(checkIn)])
-        let alert = try await database.alertClient.record(NewAlert(id: .random(), at: instant(wall: 50), source: .button))
+        let alert = try await database.alertClient.record(AlertRecord(id: .random(), at: instant(wall: 50), source: .button))
         let pending = try await database.alertClient.pending()
         XCTAssertEqual(pending, [alert])
     }

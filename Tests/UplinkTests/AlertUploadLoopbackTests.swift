@@ -36,7 +36,7 @@ final class AlertUploadLoopbackTests: XCTestCase {
     private func storedAlert(source: AlertSource = .button) async throws -> AlertRecord {
         let at = DeviceInstant(wall: WallTime(microsecondsSinceEpoch: 1_795_000_000_123_456), uptime: .microseconds(4_200_000),
                                bootID: "alert-boot", wallClockSynchronized: true)
-        return try await database.recordAlert(NewAlert(id: .random(), at: at, source: source))
+        return try await database.recordAlert(AlertRecord(id: .random(), at: at, source: source))
     }
 
     func testTheServerStoresAnAlertOncePerIdWithEveryField() async throws {
