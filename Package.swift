@@ -143,7 +143,7 @@ let package = Package(
         // MARK: Tests
         .tests("ComposableCoreTests", ["ComposableCore", "ComposableTestSupport", clocks, concurrencyExtras]),
         .tests("CheckInFeatureTests", ["CheckInFeature", "ComposableTestSupport", clocks, concurrencyExtras]),
-        .tests("NotificationsFeatureTests", ["NotificationsFeature", "ComposableTestSupport", clocks, concurrencyExtras]),
+        .tests("NotificationsFeatureTests", ["NotificationsFeature", "CheckInModels", "CheckInStoreClient", "DeviceClock", "UplinkClient", "ComposableTestSupport", clocks, concurrencyExtras]),
         .tests("LEDLanguageTests", ["LEDLanguage"]),
         .tests("GPIOTests", ["GPIOClient", "GPIOSimulated", "SimulatorTerminal", "LinuxIO"]),
         .tests("GPIOLibgpiodTests", ["GPIOLibgpiod", "GPIOClient", log]),

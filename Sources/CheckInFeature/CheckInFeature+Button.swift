@@ -1,12 +1,18 @@
 import ComposableCore
 
 extension CheckInFeature {
-    /// Short press (released before the long-press time) = check-in; long press = its own gesture,
-    /// and its release is never also a check-in.
+    /// Short press (released before the long-press time) = check-in; long press = its own gesture
+    /// (with alerts on: a request for help), and its release is never also a check-in. A press while
+    /// an alert's cancel window is open cancels the alert and is not a check-in either.
     func reduceButton(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case .buttonPressed:
             guard state.button == .released else { return .none }
+            if state.alert.window != nil {
+                // A press in the cancel window cancels the alert and is not a check-in.
+                state.button = .consumed
+                return reduceAlert(into: &state, action: .cancelRequested(.button))
+            }
             state.button = .held
             return .run { [clock, duration = state.longPressDuration] send in
                 do {
@@ -25,8 +31,12 @@ extension CheckInFeature {
         case .longPressThresholdReached:
             guard state.button == .held else { return .none }
             state.button = .longPressed
-            state.feedback = .longPress
-            return .merge(showFeedback(for: state.acknowledgementDuration), .send(.delegate(.longPressed)))
+            guard state.alert.settings != nil else {
+                state.feedback = .longPress
+                return .merge(showFeedback(for: state.acknowledgementDuration), .send(.delegate(.longPressed)))
+            }
+            // With alerts on, the long press asks for help: the cancel window's pattern is its feedback.
+            return .merge(openAlertWindow(&state, source: .button), .send(.delegate(.longPressed)))
 
         case let .gpioLost(message):
             state.error = DeviceError(.gpioUnavailable, message)

@@ -10,7 +10,10 @@ public import DeviceClock
 /// next phase boundary, so a device that sits in "checked in" for a day wakes up about twice.
 public struct CheckInFeature: Reducer {
     public var store: CheckInStoreClient
+    /// Where help alerts are stored before they are sent.
+    public var alertStore: AlertStoreClient
     public var clock: DeviceClock
+    /// New ids for check-ins and help alerts (both random UUIDs).
     public var newCheckInID: @Sendable () -> CheckInID
     /// How many recent check-ins the feature keeps in memory.
     public var historyWindow: Int
@@ -19,9 +22,11 @@ public struct CheckInFeature: Reducer {
         store: CheckInStoreClient,
         clock: DeviceClock,
         newCheckInID: @escaping @Sendable () -> CheckInID = { CheckInID.random() },
-        historyWindow: Int = 20
+        historyWindow: Int = 20,
+        alertStore: AlertStoreClient = .unavailable
     ) {
         self.store = store
+        self.alertStore = alertStore
         self.clock = clock
         self.newCheckInID = newCheckInID
         self.historyWindow = historyWindow
@@ -31,6 +36,9 @@ public struct CheckInFeature: Reducer {
         static let phaseBoundary = EffectID("phase-boundary")
         static let longPress = EffectID("long-press")
         static let feedback = EffectID("feedback")
+        static let alertWindow = EffectID("alert-cancel-window")
+        static let alertDelivered = EffectID("alert-delivered")
+        static let uploadStale = EffectID("upload-stale")
     }
 
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -42,8 +50,10 @@ public struct CheckInFeature: Reducer {
         case .daemonStopping:
             state.isRunning = false
             // A check-in write in flight is deliberately not cancelled: it must finish.
+            // An alert whose cancel window is still open is not stored: the log says so (docs/uplink.md).
             return .merge(.cancel(id: CancelID.phaseBoundary), .cancel(id: CancelID.longPress),
-                          .cancel(id: CancelID.feedback))
+                          .cancel(id: CancelID.feedback), .cancel(id: CancelID.alertWindow),
+                          .cancel(id: CancelID.alertDelivered), .cancel(id: CancelID.uploadStale))
 
         case .buttonPressed, .buttonReleased, .longPressThresholdReached, .gpioLost, .gpioRestored:
             return reduceButton(into: &state, action: action)
@@ -135,7 +145,17 @@ public struct CheckInFeature: Reducer {
             return refreshPhase(&state)
 
         case .wallClockChanged:
-            return .merge(refreshPhase(&state), reanchorWallTimesIfTrusted(state))
+            return .merge(refreshPhase(&state), reanchorWallTimesIfTrusted(state), refreshUploadBacklog(&state))
+
+        case let .alert(action):
+            return reduceAlert(into: &state, action: action)
+
+        case let .uploadBacklogChanged(oldestPendingSince):
+            state.uploadBacklog.oldestPendingSince = oldestPendingSince
+            return refreshUploadBacklog(&state)
+
+        case .uploadBacklogWaitReached:
+            return refreshUploadBacklog(&state)
 
         case let .wallTimesReanchored(.success(count)):
             return count > 0 ? .send(.loadCheckInHistory) : .none

@@ -46,6 +46,14 @@ extension CheckInFeature {
         /// store at start-up; ones already pending are ignored. The next check-in answers them all.
         case pingsReceived([PendingPing])
 
+        /// The uploader's view of its queue: when the oldest check-in the backend has not acknowledged
+        /// was made (nil: none waits).
+        case uploadBacklogChanged(oldestPendingSince: DeviceInstant?)
+        /// The oldest unacknowledged check-in has now waited `[uplink] stale_after` (the one wake-up).
+        case uploadBacklogWaitReached
+        /// The help alert (long press → cancel window → stored → sent → acknowledged).
+        case alert(AlertAction)
+
         // MARK: Effect responses
         /// The durable write finished, or failed.
         case checkInResponse(Result<CheckInRecord, StoreFailure>)
@@ -71,6 +79,10 @@ extension CheckInFeature {
             case longPressed
             /// A check-in answered these pings; the responses are stored with it, waiting for upload.
             case pingsAnswered([PingResponse])
+            case alertCancelled(AlertSource)
+            /// The alert is stored durably and waits for the uploader.
+            case alertStored(AlertRecord)
+            case alertNotStored(StoreFailure)
         }
     }
 }

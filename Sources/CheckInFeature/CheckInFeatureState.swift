@@ -38,6 +38,10 @@ extension CheckInFeature {
         public var button: ButtonState = .released
         public var error: DeviceError?
         public var isRunning = false
+        /// The help alert (off unless `alert.settings` is set).
+        public var alert = AlertState()
+        /// Check-ins waiting for the backend, and whether they have waited too long.
+        public var uploadBacklog = UploadBacklog()
 
         // MARK: Timings (from the config)
         public var acknowledgementDuration: Duration
@@ -59,22 +63,28 @@ extension CheckInFeature {
 
         public var lastCheckIn: CheckInRecord? { history.first }
 
-        /// What the LEDs show. Feedback wins for its moment, then a fault, then overdue, then a pending
-        /// ping, then the phase: the device never shows "checked in" while it cannot store check-ins.
+        /// What the LEDs show. Feedback wins for its moment (a check-in's, then the alert's), then a
+        /// fault, then an alert being sent, then overdue, then a pending ping, then the phase: the device never shows "checked
+        /// in" while it cannot store check-ins. Check-ins not uploaded for too long mark the
+        /// checked-in and reminder patterns, never overdue or a fault.
         public var indicator: Indicator {
             switch feedback {
             case .acknowledged: return .acknowledged
             case .longPress: return .longPress
             case nil: break
             }
+            // The cancel window and "delivered" are moments; "sending" can last for hours offline,
+            // so a fault (the device itself is broken) wins over it.
+            if let alertIndicator = alert.indicator, alertIndicator != .alertSending { return alertIndicator }
             if error?.isFault == true { return .fault }
+            if alert.indicator == .alertSending { return .alertSending }
             if case .overdue = phase { return .overdue }
             if !pendingPings.isEmpty { return .pingPending }
             switch phase {
             case .starting: return .starting
             case .neverCheckedIn: return .neverCheckedIn
-            case .checkedIn: return .checkedIn
-            case .reminder: return .reminder
+            case .checkedIn: return uploadBacklog.isStale ? .checkedInNotUploaded : .checkedIn
+            case .reminder: return uploadBacklog.isStale ? .reminderNotUploaded : .reminder
             case .overdue: return .overdue
             }
         }

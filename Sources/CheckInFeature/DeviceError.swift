@@ -14,6 +14,10 @@ public struct DeviceError: Hashable, Sendable, CustomStringConvertible {
         case storeReplaced = "store_replaced"
         /// The GPIO chip is missing or went away: no button, no LEDs, until it is back.
         case gpioUnavailable = "gpio_unavailable"
+        /// A help alert could not be stored: it was NOT sent.
+        case alertNotStored = "alert_not_stored"
+        /// A help alert is stored but cannot be sent (no uplink, or the backend refused it).
+        case alertNotSent = "alert_not_sent"
     }
 
     public var kind: Kind
@@ -27,7 +31,7 @@ public struct DeviceError: Hashable, Sendable, CustomStringConvertible {
     /// Faults mean the device cannot keep its word: the LEDs show the fault pattern.
     public var isFault: Bool {
         switch kind {
-        case .checkInNotStored, .storeUnavailable, .settingsNotSaved, .gpioUnavailable: true
+        case .checkInNotStored, .storeUnavailable, .settingsNotSaved, .gpioUnavailable, .alertNotStored, .alertNotSent: true
         case .settingsRejected, .storeReplaced: false
         }
     }

@@ -58,4 +58,6 @@ public enum ButtonState: String, Hashable, Sendable {
     case held
     /// Held past the long-press time: its release is not a check-in.
     case longPressed
+    /// Down, and already used (it cancelled a help alert): its release is not a check-in.
+    case consumed
 }

@@ -89,7 +89,7 @@ extension CheckInDatabase {
     /// Marks responses as acknowledged by the backend (one transaction); returns how many were newly marked.
     @discardableResult
     public func markPingResponsesUploaded(ids: [CheckInID], at time: WallTime) throws(StoreFailure) -> Int {
-        try markUploaded(table: "ping_responses", ids: ids, at: time, while: "mark \(ids.count) ping responses as uploaded")
+        try markRowsUploaded(in: "ping_responses", ids: ids, at: time, noun: "ping responses")
     }
 
     public func pendingPingResponseCount() throws(StoreFailure) -> Int {

@@ -36,16 +36,7 @@ public actor CheckInDatabase {
         let stored = CheckInRecord(NewCheckIn(id: new.id, at: new.at.truncatedToMicroseconds, source: new.source))
         do throws(SQLiteError) {
             try connection.transaction { () throws(SQLiteError) in
-                let insert = try insertStatement()
-                defer { insert.reset() }
-                try insert.bind(
-                    .text(stored.id.description),
-                    .integer(stored.at.wall.microsecondsSinceEpoch),
-                    .integer(stored.at.uptime.wholeMicroseconds),
-                    .text(stored.at.bootID),
-                    .bool(stored.at.wallClockSynchronized),
-                    .text(stored.source.rawValue))
-                try insert.step()
+                try Self.bindQueued(try insertStatement(), id: stored.id, at: stored.at, source: stored.source.rawValue)
                 try insertResponses(responses)
             }
         } catch where error.code == .constraintPrimaryKey {
@@ -80,27 +71,7 @@ public actor CheckInDatabase {
     /// Unknown ids and ids already marked are left alone; returns how many were newly marked.
     @discardableResult
     public func markUploaded(ids: [CheckInID], at time: WallTime) throws(StoreFailure) -> Int {
-        try markUploaded(table: "check_ins", ids: ids, at: time, while: "mark \(ids.count) check-ins as uploaded")
-    }
-
-    /// Sets `uploaded_at_us` of the rows of `table` (check-ins or ping responses) with these ids that
-    /// were not marked yet, in one transaction; returns how many were newly marked.
-    func markUploaded(table: String, ids: [CheckInID], at time: WallTime, while action: String) throws(StoreFailure) -> Int {
-        do throws(SQLiteError) {
-            return try connection.transaction { () throws(SQLiteError) -> Int in
-                let update = try connection.prepare(
-                    "UPDATE \(table) SET uploaded_at_us = ?1 WHERE id = ?2 AND uploaded_at_us IS NULL")
-                var marked = 0
-                for id in ids {
-                    try update.bind(.integer(time.microsecondsSinceEpoch), .text(id.description))
-                    try update.step()
-                    marked += connection.changes
-                }
-                return marked
-            }
-        } catch {
-            throw StoreFailure(error, while: action)
-        }
+        try markRowsUploaded(in: "check_ins", ids: ids, at: time, noun: "check-ins")
     }
 
     /// Re-anchors the wall time of check-ins stamped on `now`'s boot before the wall clock was
@@ -208,11 +179,7 @@ public actor CheckInDatabase {
 
     private func insertStatement() throws(SQLiteError) -> Statement {
         if let cachedInsert { return cachedInsert }
-        let insert = try connection.prepare("""
-            INSERT INTO check_ins (id, insertion_order, wall_time_us, uptime_us, boot_id,
-                                   wall_clock_synchronized, source)
-            VALUES (?1, (SELECT coalesce(max(insertion_order), 0) + 1 FROM check_ins), ?2, ?3, ?4, ?5, ?6)
-            """)
+        let insert = try connection.prepare(Self.insertSQL(into: "check_ins"))
         cachedInsert = insert
         return insert
     }

@@ -7,6 +7,7 @@ enum Schema {
         version1,
         notificationsVersion,
         pingsVersion,
+        alertsVersion,
     ]
 
     /// The version this code writes and understands.
@@ -122,6 +123,23 @@ enum Schema {
         """,
         """
         CREATE INDEX ping_responses_pending ON ping_responses (insertion_order) WHERE uploaded_at_us IS NULL
+        """,
+    ]
+
+    /// Help alerts (long press), queued for upload like check-ins.
+    static let alertsVersion = [
+        """
+        CREATE TABLE alerts (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 36),
+            insertion_order INTEGER NOT NULL UNIQUE,
+            wall_time_us INTEGER NOT NULL,
+            uptime_us INTEGER NOT NULL,
+            boot_id TEXT NOT NULL,
+            wall_clock_synchronized INTEGER NOT NULL CHECK (wall_clock_synchronized IN (0, 1)),
+            source TEXT NOT NULL CHECK (source IN ('button', 'cli')),
+            -- NULL until the backend has acknowledged the alert.
+            uploaded_at_us INTEGER
+        ) STRICT
         """,
     ]
 }

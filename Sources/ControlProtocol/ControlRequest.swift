@@ -18,6 +18,10 @@ public struct ControlRequest: Codable, Hashable, Sendable {
         case notificationsClearAll = "notifications-clear-all"
         /// Responders' pings waiting for a press, and the upload of the answers.
         case pings
+        /// Ask for help as a long press does: opens the cancel window.
+        case alertSend = "alert-send"
+        /// Cancel the alert whose cancel window is open.
+        case alertCancel = "alert-cancel"
     }
 
     public var command: Command

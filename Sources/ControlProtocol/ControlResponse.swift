@@ -60,11 +60,22 @@ public struct StatusReport: Codable, Hashable, Sendable {
     public var uplink: UplinkReport?
     /// Responders' pings waiting for a press; nil when there are none and no uplink.
     public var pings: PingsReport?
+    /// The help alert (nil from a daemon that predates alerts).
+    public var alert: AlertReport?
+    /// When the oldest check-in the backend has not acknowledged was made (ISO 8601 UTC), as the
+    /// uploader last saw its queue; nil when none waits or there is no uplink.
+    public var oldestNotUploaded: String?
+    /// True when that check-in has waited longer than `[uplink] stale_after` (the LEDs show it).
+    public var uploadStale: Bool?
 
     public init(phase: String, indicator: String, lastCheckIn: CheckInReport?, deadline: String?, secondsLeft: Int64?,
                 settings: SettingsReport, leds: [LEDReport], queueDepth: Int, error: String?, isCheckingIn: Bool,
                 button: String, gpioBackend: String, wallClockSynchronized: Bool, now: String,
-                elapsedTimeUnknown: Bool? = nil, uplink: UplinkReport? = nil, pings: PingsReport? = nil) {
+                elapsedTimeUnknown: Bool? = nil, uplink: UplinkReport? = nil, pings: PingsReport? = nil,
+                alert: AlertReport? = nil, oldestNotUploaded: String? = nil, uploadStale: Bool? = nil) {
+        self.alert = alert
+        self.oldestNotUploaded = oldestNotUploaded
+        self.uploadStale = uploadStale
         self.phase = phase
         self.indicator = indicator
         self.lastCheckIn = lastCheckIn
@@ -82,6 +93,28 @@ public struct StatusReport: Codable, Hashable, Sendable {
         self.elapsedTimeUnknown = elapsedTimeUnknown
         self.uplink = uplink
         self.pings = pings
+    }
+}
+
+/// The help alert in `StatusReport`.
+public struct AlertReport: Codable, Hashable, Sendable {
+    /// off, idle, cancel_window, storing, sending, not_sent (stored, but no uplink or refused), delivered.
+    public var state: String
+    /// Seconds until the cancel window ends (cancel_window only).
+    public var cancelWindowSecondsLeft: Int64?
+    /// Alerts stored on the device and not yet acknowledged by the backend (-1: the store could not be read).
+    public var waiting: Int
+    /// False when no uplink is configured: an alert cannot reach anyone.
+    public var uplinkConfigured: Bool
+    /// How sending the alerts is going; nil without an uplink.
+    public var uplink: UplinkReport?
+
+    public init(state: String, cancelWindowSecondsLeft: Int64?, waiting: Int, uplinkConfigured: Bool, uplink: UplinkReport?) {
+        self.state = state
+        self.cancelWindowSecondsLeft = cancelWindowSecondsLeft
+        self.waiting = waiting
+        self.uplinkConfigured = uplinkConfigured
+        self.uplink = uplink
     }
 }
 

@@ -9,6 +9,22 @@ public struct StoredCheckIn: Codable, Hashable, Sendable {
     public var receipts: Int
 }
 
+/// One help alert as the dev server stored it (`GET /admin/alerts`).
+public struct StoredAlert: Codable, Hashable, Sendable {
+    public var deviceId: String
+    public var alert: UploadedAlert
+    public var receivedAt: String
+    /// How many times it arrived; the server keeps (and would notify about) it once.
+    public var receipts: Int
+
+    init(_ stored: StoredCheckIn) {
+        deviceId = stored.deviceId
+        alert = stored.checkIn
+        receivedAt = stored.receivedAt
+        receipts = stored.receipts
+    }
+}
+
 /// `GET /admin/stats`: what the server has seen since it started.
 public struct ServerStats: Codable, Hashable, Sendable {
     /// Requests to the device API (`/v1/...`), faulted ones included.
@@ -25,6 +41,8 @@ public struct ServerStats: Codable, Hashable, Sendable {
     public var notificationChangesReceived: Int = 0
     /// Items received in stored `POST /v1/ping-responses` batches, duplicates included.
     public var pingResponsesReceived: Int = 0
+    /// Alerts received (successful `POST /v1/alerts`), duplicates included.
+    public var alertsReceived: Int = 0
     /// Device API requests by operation, e.g. `POST /v1/check-ins`, faulted ones included.
     public var requestsByOperation: [String: Int] = [:]
 }

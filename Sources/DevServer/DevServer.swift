@@ -100,6 +100,15 @@ public final class DevServer: Sendable {
         }
     }
 
+    /// The help alerts the server stored, each once, in arrival order.
+    public func storedAlerts(device: String? = nil) throws(DevServerError) -> [StoredAlert] {
+        do {
+            return try routes.store.checkIns(device: device, in: .alerts).map(StoredAlert.init)
+        } catch {
+            throw DevServerError("could not read the stored alerts: \(error)")
+        }
+    }
+
     public var stats: ServerStats {
         routes.stats.withLock { $0 }
     }
@@ -168,7 +177,7 @@ final class Routes: Sendable {
                 return .respond(ServerResponse(status: 200, body: Array("<html>surprise</html>".utf8)))
             case .delay:
                 sleepMilliseconds(fault.delayMilliseconds ?? 1000)
-            case .dropAfterStore:
+            case .dropAfterStore:  // stores check-ins or alerts, then loses the acknowledgement
                 _ = deviceAPI(request)
                 return .drop
             }
@@ -215,6 +224,8 @@ final class Routes: Sendable {
             return pendingPings(request, device: device)
         case ("POST", DeviceAPIPath.pingResponses):
             return storePingResponses(request, device: device)
+        case ("POST", DeviceAPIPath.alerts):
+            return storeAlert(request, device: device)
         default:
             return .error(501, "\(request.method) \(request.path) is specified but not implemented by this reference server yet")
         }
@@ -229,7 +240,7 @@ final class Routes: Sendable {
         DeviceAPIPath.pingResponses: ["POST"],
         "/v1/notifications": ["GET"],
         "/v1/notifications/changes": ["POST"],
-        "/v1/alerts": ["POST"],
+        DeviceAPIPath.alerts: ["POST"],
     ]
 
     private func authenticate(_ request: ServerRequest) -> String? {
@@ -262,6 +273,23 @@ final class Routes: Sendable {
             stats.checkInsReceived += batch.checkIns.count
         }
         return .json(CheckInAcknowledgement(acknowledged: batch.checkIns.map(\.id)))
+    }
+
+    /// A help alert, stored once per id; a real backend would notify the responders on the first receipt.
+    private func storeAlert(_ request: ServerRequest, device: String) -> ServerResponse {
+        let alert: UploadedAlert
+        switch APICoding.decode(UploadedAlert.self, from: request.body) {
+        case let .success(decoded): alert = decoded
+        case let .failure(problem): return .error(400, "the body is not an Alert: \(problem.message)")
+        }
+        if let problem = Self.problem(with: alert) { return .error(400, "alert \(alert.id): \(problem)") }
+        do {
+            try store.store([alert], in: .alerts, device: device, receivedAt: Self.now())
+        } catch {
+            return .error(500, "could not store the alert: \(error)")
+        }
+        stats.withLock { $0.alertsReceived += 1 }
+        return .json(CheckInAcknowledgement(acknowledged: [alert.id]))
     }
 
     static func problem(with item: UploadedCheckIn) -> String? {
@@ -344,6 +372,12 @@ final class Routes: Sendable {
                 return .json(try store.pingResponses(device: device))
             } catch {
                 return .error(500, "could not read the ping responses: \(error)")
+            }
+        case ("GET", "/admin/alerts"):
+            do {
+                return .json(try store.checkIns(device: request.query["device"], in: .alerts).map(StoredAlert.init))
+            } catch {
+                return .error(500, "could not read the alerts: \(error)")
             }
         case ("GET", "/admin/stats"):
             return .json(stats.withLock { $0 })

@@ -3,7 +3,7 @@ import DeviceAPI
 import SQLiteDatabase
 import Synchronization
 
-/// The dev server's own SQLite file: check-ins by (device, id) and each device's settings.
+/// The dev server's own SQLite file: check-ins and help alerts by (device, id), each device's settings.
 final class DevStore: Sendable {
     /// Internal, not private: the notifications extension (another file) uses it too.
     let connection: Mutex<Connection>
@@ -12,20 +12,25 @@ final class DevStore: Sendable {
         let connection = try Connection(path: path)
         _ = try connection.pragma("journal_mode", set: "WAL")
         try connection.pragma("synchronous", set: "FULL")
+        // Check-ins and alerts have the same columns.
+        for table in Table.allCases {
+            try connection.execute("""
+                CREATE TABLE IF NOT EXISTS \(table.rawValue) (
+                    device_id TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    wall_time TEXT NOT NULL,
+                    wall_clock_synchronized INTEGER NOT NULL,
+                    uptime_us INTEGER NOT NULL,
+                    boot_id TEXT NOT NULL,
+                    source TEXT NOT NULL,
+                    received_at TEXT NOT NULL,
+                    -- How many times the device sent it: above 1 means an acknowledgement was lost.
+                    receipts INTEGER NOT NULL DEFAULT 1,
+                    PRIMARY KEY (device_id, id)
+                )
+                """)
+        }
         try connection.execute("""
-            CREATE TABLE IF NOT EXISTS check_ins (
-                device_id TEXT NOT NULL,
-                id TEXT NOT NULL,
-                wall_time TEXT NOT NULL,
-                wall_clock_synchronized INTEGER NOT NULL,
-                uptime_us INTEGER NOT NULL,
-                boot_id TEXT NOT NULL,
-                source TEXT NOT NULL,
-                received_at TEXT NOT NULL,
-                -- How many times the device sent it: above 1 means an acknowledgement was lost.
-                receipts INTEGER NOT NULL DEFAULT 1,
-                PRIMARY KEY (device_id, id)
-            );
             CREATE TABLE IF NOT EXISTS settings (
                 device_id TEXT PRIMARY KEY NOT NULL,
                 interval_s INTEGER NOT NULL,
@@ -57,12 +62,19 @@ final class DevStore: Sendable {
         self.connection = Mutex(connection)
     }
 
+    /// Which table: check-ins and alerts have the same columns.
+    enum Table: String, CaseIterable {
+        case checkIns = "check_ins"
+        case alerts
+    }
+
     /// Stores the batch in one transaction; an id already stored only counts one more receipt.
-    func store(_ checkIns: [UploadedCheckIn], device: String, receivedAt: String) throws(SQLiteError) {
+    func store(_ checkIns: [UploadedCheckIn], in table: Table = .checkIns, device: String, receivedAt: String)
+        throws(SQLiteError) {
         try connection.withLock { connection throws(SQLiteError) in
             try connection.transaction { () throws(SQLiteError) in
                 let insert = try connection.prepare("""
-                    INSERT INTO check_ins (device_id, id, wall_time, wall_clock_synchronized, uptime_us, boot_id,
+                    INSERT INTO \(table.rawValue) (device_id, id, wall_time, wall_clock_synchronized, uptime_us, boot_id,
                                            source, received_at)
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
                     ON CONFLICT (device_id, id) DO UPDATE SET receipts = receipts + 1
@@ -78,11 +90,11 @@ final class DevStore: Sendable {
         }
     }
 
-    func checkIns(device: String?) throws(SQLiteError) -> [StoredCheckIn] {
+    func checkIns(device: String?, in table: Table = .checkIns) throws(SQLiteError) -> [StoredCheckIn] {
         try connection.withLock { connection throws(SQLiteError) -> [StoredCheckIn] in
             let select = try connection.prepare("""
                 SELECT device_id, id, wall_time, wall_clock_synchronized, uptime_us, boot_id, source, received_at, receipts
-                FROM check_ins WHERE ?1 IS NULL OR device_id = ?1 ORDER BY rowid
+                FROM \(table.rawValue) WHERE ?1 IS NULL OR device_id = ?1 ORDER BY rowid
                 """)
             try select.bind(.text(orNull: device))
             var rows: [StoredCheckIn] = []

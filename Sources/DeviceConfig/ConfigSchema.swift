@@ -14,7 +14,8 @@ enum ConfigSchema {
         ("simulator", ["chatter_edges", "chatter_span", "terminal"]),
         ("log", ["level"]),
         ("developer", ["short_intervals"]),
-        ("uplink", ["url", "token_file", "batch_size", "timeout", "retry_max", "notifications_refresh"]),
+        ("uplink", ["url", "token_file", "batch_size", "timeout", "retry_max", "notifications_refresh", "stale_after"]),
+        ("alert", ["enabled", "cancel_window", "delivered_display"]),
     ]
 
     /// Keys of each `[leds.<name>]` table.

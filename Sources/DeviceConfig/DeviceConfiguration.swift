@@ -30,6 +30,8 @@ public struct DeviceConfiguration: Hashable, Sendable {
     public var logLevel: LogLevel
     /// `[uplink]`: the backend check-ins are uploaded to; nil = an offline device.
     public var uplink: UplinkConfiguration?
+    /// `[alert]`: the help alert a long press sends.
+    public var alert: AlertConfiguration
 
     /// The policy `configuredSettings` were checked against, and that settings changed at run time must pass.
     public var settingsPolicy: SettingsPolicy {
@@ -50,8 +52,10 @@ public struct DeviceConfiguration: Hashable, Sendable {
         acknowledgement: Duration = .milliseconds(1500),
         simulator: SimulatorConfiguration = SimulatorConfiguration(),
         logLevel: LogLevel = .info,
-        uplink: UplinkConfiguration? = nil
+        uplink: UplinkConfiguration? = nil,
+        alert: AlertConfiguration = AlertConfiguration()
     ) {
+        self.alert = alert
         self.configuredSettings = configuredSettings
         self.developerShortIntervals = developerShortIntervals
         self.button = button

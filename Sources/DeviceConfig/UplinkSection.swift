@@ -15,10 +15,14 @@ public struct UplinkConfiguration: Hashable, Sendable {
     public var retryMax: Duration
     /// How often notifications are fetched from the backend while nothing else asks for them (10s…24h).
     public var notificationsRefresh: Duration
+    /// Check-ins waiting longer than this for the backend's acknowledgement mark the LEDs (10s…7d).
+    public var staleAfter: Duration
 
     public init(url: String, tokenFile: String, batchSize: Int = 500, timeout: Duration = .seconds(30),
-                retryMax: Duration = .seconds(900), notificationsRefresh: Duration = .seconds(300)) {
+                retryMax: Duration = .seconds(900), notificationsRefresh: Duration = .seconds(300),
+                staleAfter: Duration = .seconds(3600)) {
         self.url = url
+        self.staleAfter = staleAfter
         self.tokenFile = tokenFile
         self.batchSize = batchSize
         self.timeout = timeout
@@ -38,6 +42,8 @@ extension ConfigLoader {
         let retryMax = value(table, "uplink", "retry_max", .seconds(900), ValueRules.duration(in: .seconds(1) ... .seconds(86_400)))
         let notificationsRefresh = value(table, "uplink", "notifications_refresh", .seconds(300),
                                          ValueRules.duration(in: .seconds(10) ... .seconds(86_400)))
+        let staleAfter = value(table, "uplink", "stale_after", .seconds(3600),
+                               ValueRules.duration(in: .seconds(10) ... .seconds(7 * 86_400)))
         guard table["url"] != nil else {
             if let first = table.entries.first {
                 report("uplink.url", atEntry: first, "[uplink] needs url = \"https://…\" (the backend); "
@@ -54,7 +60,7 @@ extension ConfigLoader {
             return nil
         }
         return UplinkConfiguration(url: url, tokenFile: tokenFile, batchSize: batchSize, timeout: timeout, retryMax: retryMax,
-                                   notificationsRefresh: notificationsRefresh)
+                                   notificationsRefresh: notificationsRefresh, staleAfter: staleAfter)
     }
 }
 

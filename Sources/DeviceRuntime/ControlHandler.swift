@@ -16,8 +16,11 @@ final class ControlHandler {
     /// Present only when the simulated GPIO backend is active.
     let simulatePress: (@Sendable (Duration) async -> Void)?
     let waiters: DelegateWaiters<CheckInFeature.Action.Delegate>
-    let uploadQueue: UploadQueue
-    let uploader: Uploader?
+    let uploadQueue: UploadQueue<CheckInRecord>
+    let uploader: CheckInUploader?
+    let alertUploader: Uploader<AlertRecord>?
+    /// How many alerts wait for the backend.
+    let alertsWaiting: @Sendable () async throws(StoreFailure) -> Int
     /// `lifesignalctl notifications` and its operations.
     var notifications: NotificationsControl?
     let pings: PingServices?
@@ -25,7 +28,10 @@ final class ControlHandler {
 
     init(store: Store<CheckInFeature>, storeClient: CheckInStoreClient, leds: LEDDriver, clock: DeviceClock,
          gpioBackend: String, simulatePress: (@Sendable (Duration) async -> Void)?, waiters: DelegateWaiters<CheckInFeature.Action.Delegate>,
-         uploadQueue: UploadQueue, uploader: Uploader?, pings: PingServices? = nil) {
+         uploadQueue: UploadQueue<CheckInRecord>, uploader: CheckInUploader?, alertUploader: Uploader<AlertRecord>? = nil,
+         alertsWaiting: @escaping @Sendable () async throws(StoreFailure) -> Int = { 0 }, pings: PingServices? = nil) {
+        self.alertUploader = alertUploader
+        self.alertsWaiting = alertsWaiting
         self.store = store
         self.storeClient = storeClient
         self.leds = leds
@@ -88,6 +94,22 @@ final class ControlHandler {
         case .pings:
             return ControlResponse(pings: await pingsReport() ?? PingsReport(
                 pending: [], responsesWaiting: 0, listener: nil, listenerMessage: nil, responseUpload: nil))
+        case .alertSend:
+            guard store.state.alert.settings != nil else {
+                return .failure("alerts are off on this device ([alert] enabled = false)")
+            }
+            guard store.state.alert.window == nil else {
+                return .failure("an alert's cancel window is already open; `lifesignalctl alert cancel` cancels it")
+            }
+            store.send(.alert(.requested(.cli)))
+            return ControlResponse(status: await status())
+        case .alertCancel:
+            guard store.state.alert.window != nil else {
+                return .failure("no alert is waiting to be sent: there is no open cancel window "
+                                + "(an alert whose window has ended is stored and being sent; it cannot be recalled)")
+            }
+            store.send(.alert(.cancelRequested(.cli)))
+            return ControlResponse(status: await status())
         }
     }
 
@@ -186,7 +208,20 @@ final class ControlHandler {
             now: now.wall.iso8601,
             elapsedTimeUnknown: state.elapsedTimeUnknown,
             uplink: uploader?.report,
-            pings: await pingsReport()
+            pings: await pingsReport(),
+            alert: await alertReport(now: now),
+            oldestNotUploaded: state.uploadBacklog.oldestPendingSince?.wall.iso8601,
+            uploadStale: state.uploadBacklog.staleAfter == nil ? nil : state.uploadBacklog.isStale
         )
+    }
+
+    private func alertReport(now: DeviceInstant) async -> AlertReport {
+        let alert = store.state.alert
+        let secondsLeft: Int64? = alert.window.map { window in
+            max((alert.settings?.cancelWindow ?? .zero) - now.elapsed(since: window.requestedAt), .zero).wholeSeconds
+        }
+        return AlertReport(state: alert.name, cancelWindowSecondsLeft: secondsLeft,
+                           waiting: (try? await alertsWaiting()) ?? -1,
+                           uplinkConfigured: alertUploader != nil, uplink: alertUploader?.report)
     }
 }

@@ -36,9 +36,10 @@ public final class Device {
     private var terminal: SimulatorTerminal?
     private var wallClockMonitor: WallClockMonitor?
     // MARK: Uplink (nil on an offline device)
-    let uploadQueue: UploadQueue
-    let uploader: Uploader?
-    private let uplinkTransports: [CurlTransport]
+    let uploadQueue: UploadQueue<CheckInRecord>
+    let alertQueue: UploadQueue<AlertRecord>
+    let uplink: Uplink?
+    var uploader: CheckInUploader? { uplink?.checkIns }
     private var settingsSync: SettingsSync?
     // MARK: Notifications (Device+Notifications.swift)
     let notifications: Store<NotificationsFeature>
@@ -54,13 +55,13 @@ public final class Device {
         // A store that cannot be opened does not stop the daemon: it shows the fault and retries.
         storeSupervisor = StoreSupervisor(path: configuration.storePath, logger: logger, sleep: clock.sleep)
         uploadQueue = .live(storeSupervisor)
-        let uplink = try Uploader.live(configuration.uplink, queue: uploadQueue, clock: clock, logger: logger)
-        uploader = uplink?.0
-        uplinkTransports = uplink?.1 ?? []
-        notifications = Self.makeNotifications(configuration.uplink, store: storeSupervisor, uplink: uploader?.client,
+        alertQueue = .alerts(storeSupervisor)
+        uplink = try Uplink.live(configuration.uplink, checkIns: uploadQueue, alerts: alertQueue, clock: clock, logger: logger)
+        notifications = Self.makeNotifications(configuration.uplink, store: storeSupervisor, uplink: uplink?.client,
                                                clock: clock)
-        if let uploader, let uplinkConfiguration = configuration.uplink {
-            pings = PingServices(uploader: uploader, configuration: uplinkConfiguration, store: storeSupervisor, logger: logger)
+        if let uplink, let uplinkConfiguration = configuration.uplink {
+            pings = PingServices(uploader: uplink.checkIns, configuration: uplinkConfiguration, store: storeSupervisor,
+                                 logger: logger)
         } else {
             pings = nil
         }
@@ -88,16 +89,16 @@ public final class Device {
         gpioSupervisor = GPIOSupervisor(initial: initialGPIO, connector: connector, logger: logger, sleep: clock.sleep)
         gpio = gpioSupervisor.client
 
-        let feature = CheckInFeature(store: storeSupervisor.client, clock: clock)
-        store = Store(
-            initialState: CheckInFeature.State(
-                configuredSettings: configuration.configuredSettings,
-                policy: configuration.settingsPolicy,
-                acknowledgementDuration: configuration.acknowledgement,
-                longPressDuration: configuration.button.longPress
-            ),
-            reducer: feature
+        let feature = CheckInFeature(store: storeSupervisor.client, clock: clock, alertStore: storeSupervisor.alertClient)
+        var initialState = CheckInFeature.State(
+            configuredSettings: configuration.configuredSettings,
+            policy: configuration.settingsPolicy,
+            acknowledgementDuration: configuration.acknowledgement,
+            longPressDuration: configuration.button.longPress
         )
+        initialState.alert = Self.alertState(configuration)
+        initialState.uploadBacklog = UploadBacklog(staleAfter: configuration.uplink?.staleAfter)
+        store = Store(initialState: initialState, reducer: feature)
         self.leds = LEDDriver(
             language: configuration.ledLanguage,
             setLED: gpio.setLED,
@@ -105,6 +106,14 @@ public final class Device {
             sleep: clock.sleep,
             report: { error in logger.error("LED output failed: \(error)") }
         )
+    }
+
+    /// `[alert]` as the feature's alert state (nil settings = alerts off).
+    static func alertState(_ configuration: DeviceConfiguration) -> AlertState {
+        guard configuration.alert.enabled else { return AlertState() }
+        return AlertState(settings: AlertState.Settings(
+            cancelWindow: configuration.alert.cancelWindow, deliveredDisplay: configuration.alert.deliveredDisplay,
+            hasUplink: configuration.uplink != nil))
     }
 
     /// The simulated board when `[gpio] backend = "simulated"` (the benchmark presses it directly).
@@ -132,9 +141,9 @@ public final class Device {
         }
         let featureLog = FeatureLog(logger: logger)
         var previous = store.state
-        settingsSync = uploader.map { SettingsSync(client: $0.client, store: store, storeClient: storeSupervisor.client, logger: logger) }
-        let uplinkEvents = UplinkEvents(uploader: uploader, settingsSync: settingsSync,
-                                        pingResponses: pings?.responseUploader)
+        settingsSync = uplink.map { SettingsSync(client: $0.client, store: store, storeClient: storeSupervisor.client, logger: logger) }
+        let uplinkEvents = UplinkEvents(uplink: uplink, settingsSync: settingsSync, pingResponses: pings?.responseUploader)
+        uplinkEvents.forwardUploads(to: store)
         store.observe { [leds, waiters, uplinkEvents, weak self] state, action in
             if case let .delegate(delegate) = action { waiters.deliver(delegate) }
             uplinkEvents.handle(action)
@@ -145,6 +154,13 @@ public final class Device {
         }
         leds.show(store.state.indicator)
         store.send(.daemonStarted)
+        store.send(.alert(.loadPending))
+        if configuration.alert.enabled, configuration.uplink == nil {
+            logger.warning("""
+                a long press stores a help alert but cannot send it: no [uplink] is configured (the LEDs show \
+                the fault pattern after the cancel window; set [alert] enabled = false to make a long press do nothing)
+                """)
+        }
         Task { [storeSupervisor, store, logger] in
             // Not open yet: the opening hook below loads them once the store opens.
             guard await storeSupervisor.isOpen else { return }
@@ -161,6 +177,7 @@ public final class Device {
                 store.send(.loadCheckInHistory)
                 notifications.send(.loadNotifications)
                 await Self.loadStoredPings(storeSupervisor, into: store, logger: logger)
+                store.send(.alert(.loadPending))
             })
         }
         // MARK: end of store faults
@@ -198,7 +215,8 @@ public final class Device {
         let handler = ControlHandler(
             store: store, storeClient: storeSupervisor.client, leds: leds, clock: clock,
             gpioBackend: configuration.gpio.backend.rawValue, simulatePress: simulatePress, waiters: waiters,
-            uploadQueue: uploadQueue, uploader: uploader, pings: pings
+            uploadQueue: uploadQueue, uploader: uploader, alertUploader: uplink?.alerts,
+            alertsWaiting: { [alertQueue] () async throws(StoreFailure) in try await alertQueue.depth() }, pings: pings
         )
         let server = ControlServer(
             path: configuration.controlSocket,
@@ -212,7 +230,7 @@ public final class Device {
         }
         controlServer = server
         handler.notifications = startNotifications()
-        uploader?.start()
+        uplink?.start()
         pings?.start(feature: store, notifications: notifications, storeClient: storeSupervisor.client, logger: logger)
         logger.notice("lifesignald ready", metadata: [
             "store": "\(configuration.storePath)", "socket": "\(configuration.controlSocket)",
@@ -266,9 +284,8 @@ public final class Device {
     public func stop() async {
         controlServer?.stop()
         controlServer = nil
-        uploader?.stop()
         pings?.stop()
-        for transport in uplinkTransports { transport.shutdown() }
+        uplink?.stop()
         store.send(.daemonStopping)
         // A durable write that is under way must complete: wait for effects (bounded).
         let deadline = clock.now().uptime + .seconds(5)

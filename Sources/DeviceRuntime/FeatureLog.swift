@@ -23,10 +23,33 @@ struct FeatureLog {
             case let .settingsNotSaved(failure):
                 logger.error("settings NOT saved: \(failure.message)")
             case .longPressed:
-                logger.notice("long press (no action is assigned to it yet)")
+                logger.notice(after.alert.settings == nil ? "long press (alerts are off: [alert] enabled = false)" : "long press")
             case let .pingsAnswered(responses):
                 logger.notice("answered \(responses.count) ping\(responses.count == 1 ? "" : "s") with the check-in",
                               metadata: ["pings": "\(responses.map(\.pingID).joined(separator: ","))"])
+            case let .alertCancelled(source):
+                logger.notice("help alert cancelled in its cancel window; nothing was sent", metadata: ["by": "\(source.rawValue)"])
+            case let .alertStored(record):
+                logger.notice("help alert stored; sending it", metadata: [
+                    "id": "\(record.id)", "source": "\(record.source.rawValue)", "time": "\(record.at.wall.iso8601)",
+                ])
+            case let .alertNotStored(failure):
+                logger.critical("help alert NOT stored and NOT sent: \(failure.message)")
+            }
+        }
+        if after.alert.window != nil, before.alert.window == nil, let window = after.alert.settings?.cancelWindow {
+            let when = DurationText.format(window)
+            logger.notice("help alert requested; it is sent in \(when) unless the button is pressed or `lifesignalctl alert cancel` runs")
+        }
+        if case let .alert(.acknowledged(ids)) = action {
+            logger.notice("help alert delivered: the backend acknowledged it", metadata: ["ids": "\(ids)"])
+        }
+        if before.uploadBacklog.isStale != after.uploadBacklog.isStale {
+            if after.uploadBacklog.isStale, let since = after.uploadBacklog.oldestPendingSince {
+                let time = since.wall.iso8601
+                logger.warning("check-ins have not reached the backend since \(time), longer than [uplink] stale_after: the LEDs show it")
+            } else {
+                logger.notice("the check-ins waiting too long have reached the backend")
             }
         }
         if case .wallClockChanged = action {

@@ -11,15 +11,15 @@ import Logging
 /// that takes the user's answers out (the check-in `Uploader`'s loop over the responses' queue).
 @MainActor
 final class PingServices {
-    let responseQueue: OutboxQueue<PingResponse>
-    let responseUploader: BatchUploader<PingResponse>
+    let responseQueue: UploadQueue<PingResponse>
+    let responseUploader: Uploader<PingResponse>
     private(set) var listener: PingListener?
 
-    init(uploader: Uploader, configuration: UplinkConfiguration, store: StoreSupervisor, logger: Logger) {
+    init(uploader: CheckInUploader, configuration: UplinkConfiguration, store: StoreSupervisor, logger: Logger) {
         responseQueue = .pingResponses(store)
-        responseUploader = BatchUploader(
+        responseUploader = Uploader(
             client: uploader.client, noun: "ping responses", send: uploader.client.respondToPings, queue: responseQueue,
-            clock: uploader.clock, policy: Uploader.retryPolicy(configuration), batchSize: configuration.batchSize,
+            clock: uploader.clock, policy: Uplink.retryPolicy(configuration), batchSize: configuration.batchSize,
             logger: logger)
     }
 

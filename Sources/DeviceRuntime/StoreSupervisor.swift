@@ -108,4 +108,12 @@ actor StoreSupervisor {
             pendingPings: { () async throws(StoreFailure) in try await self.openDatabase().pendingPings() }
         )
     }
+
+    /// The alert store interface (same database, opened on first use like the check-ins').
+    nonisolated var alertClient: AlertStoreClient {
+        AlertStoreClient(
+            record: { new async throws(StoreFailure) in try await self.openDatabase().recordAlert(new) },
+            pending: { () async throws(StoreFailure) in try await self.openDatabase().pendingAlerts(limit: 100) }
+        )
+    }
 }

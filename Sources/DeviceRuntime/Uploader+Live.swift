@@ -7,7 +7,7 @@ import Logging
 import UplinkClient
 import UplinkLive
 
-extension UploadQueue {
+extension UploadQueue where Item == CheckInRecord {
     /// The store's pending check-ins.
     static func live(_ database: CheckInDatabase) -> UploadQueue {
         live(opening: { database })
@@ -29,10 +29,32 @@ extension UploadQueue {
     }
 }
 
-extension OutboxQueue where Item == PingResponse {
+extension UploadQueue where Item == AlertRecord {
+    /// The store's pending help alerts.
+    static func alerts(_ database: CheckInDatabase) -> UploadQueue {
+        alerts(opening: { database })
+    }
+
+    /// The pending alerts of a store that may still be opening.
+    static func alerts(_ store: StoreSupervisor) -> UploadQueue {
+        alerts(opening: { () async throws(StoreFailure) in try await store.openDatabase() })
+    }
+
+    private static func alerts(
+        opening database: @escaping @Sendable () async throws(StoreFailure) -> CheckInDatabase
+    ) -> UploadQueue {
+        UploadQueue(
+            pending: { limit async throws(StoreFailure) in try await database().pendingAlerts(limit: limit) },
+            markUploaded: { ids, time async throws(StoreFailure) in try await database().markAlertsUploaded(ids: ids, at: time) },
+            depth: { () async throws(StoreFailure) in try await database().pendingAlertCount() }
+        )
+    }
+}
+
+extension UploadQueue where Item == PingResponse {
     /// The store's ping responses waiting for upload.
-    static func pingResponses(_ store: StoreSupervisor) -> OutboxQueue<PingResponse> {
-        OutboxQueue(
+    static func pingResponses(_ store: StoreSupervisor) -> UploadQueue {
+        UploadQueue(
             pending: { limit async throws(StoreFailure) in try await store.openDatabase().pendingPingResponses(limit: limit) },
             markUploaded: { ids, time async throws(StoreFailure) in
                 try await store.openDatabase().markPingResponsesUploaded(ids: ids, at: time)
@@ -42,13 +64,26 @@ extension OutboxQueue where Item == PingResponse {
     }
 }
 
-extension Uploader {
-    /// The uploader for `[uplink]`, or nil for an offline device. The token file is read (and its
-    /// mode checked) here, at start-up, so a bad one stops the daemon with EX_CONFIG. The second
-    /// transport carries the ping long poll, so a held poll never delays an upload.
+/// The device's connection to the backend: one client, an uploader per queue, and two libcurl
+/// threads: one for requests, one for the ping long poll (so a held poll never delays an upload).
+@MainActor
+struct Uplink {
+    let checkIns: CheckInUploader
+    let alerts: Uploader<AlertRecord>
+    let transport: CurlTransport
+    let pollTransport: CurlTransport
+
+    var client: UplinkClient { checkIns.client }
+
+    /// Help alerts are urgent: their retries never wait longer than this, whatever `retry_max` says.
+    static let longestAlertRetry = Duration.seconds(60)
+
+    /// The uplink for `[uplink]`, or nil for an offline device. The token file is read (and its
+    /// mode checked) here, at start-up, so a bad one stops the daemon with EX_CONFIG.
     static func live(
-        _ configuration: UplinkConfiguration?, queue: UploadQueue, clock: DeviceClock, logger: Logger
-    ) throws(StartupError) -> (Uploader, [CurlTransport])? {
+        _ configuration: UplinkConfiguration?, checkIns: UploadQueue<CheckInRecord>, alerts: UploadQueue<AlertRecord>,
+        clock: DeviceClock, logger: Logger
+    ) throws(StartupError) -> Uplink? {
         guard let configuration else { return nil }
         let token: DeviceToken
         do {
@@ -65,12 +100,29 @@ extension Uploader {
         }
         let client = UplinkClient.live(baseURL: configuration.url, token: token, timeout: configuration.timeout,
                                        transport: transport, pollTransport: pollTransport)
-        let uploader = Uploader(client: client, queue: queue, clock: clock, policy: retryPolicy(configuration),
-                                batchSize: configuration.batchSize, logger: logger)
-        return (uploader, [transport, pollTransport])
+        let policy = retryPolicy(configuration)
+        let alertPolicy = RetryPolicy(initial: policy.initial, cap: min(configuration.retryMax, longestAlertRetry))
+        return Uplink(
+            checkIns: Uploader(client: client, queue: checkIns, clock: clock, policy: policy,
+                               batchSize: configuration.batchSize, logger: logger),
+            alerts: Uploader(client: client, queue: alerts, clock: clock, policy: alertPolicy, logger: logger),
+            transport: transport, pollTransport: pollTransport)
     }
 
+    /// Exponential from 2 s (or `retry_max` if smaller), capped at `retry_max`.
     static func retryPolicy(_ configuration: UplinkConfiguration) -> RetryPolicy {
         RetryPolicy(initial: min(.seconds(2), configuration.retryMax), cap: configuration.retryMax)
+    }
+
+    func start() {
+        checkIns.start()
+        alerts.start()
+    }
+
+    func stop() {
+        checkIns.stop()
+        alerts.stop()
+        transport.shutdown()
+        pollTransport.shutdown()
     }
 }

@@ -5,36 +5,36 @@ import DeviceClock
 import Logging
 import UplinkClient
 
-/// Rows waiting for upload, oldest first, as an uploader sees the store.
-struct OutboxQueue<Item: Sendable>: Sendable {
+/// Rows waiting for upload (check-ins, alerts), oldest first, as the uploader sees the store.
+struct UploadQueue<Item: Identifiable & Sendable>: Sendable where Item.ID: Hashable & Sendable {
     var pending: @Sendable (_ limit: Int) async throws(StoreFailure) -> [Item]
-    var markUploaded: @Sendable (_ ids: [CheckInID], _ at: WallTime) async throws(StoreFailure) -> Int
+    var markUploaded: @Sendable (_ ids: [Item.ID], _ at: WallTime) async throws(StoreFailure) -> Int
     var depth: @Sendable () async throws(StoreFailure) -> Int
 }
 
-/// The check-ins waiting for upload.
-typealias UploadQueue = OutboxQueue<CheckInRecord>
-/// The check-in uploader.
-typealias Uploader = BatchUploader<CheckInRecord>
-
-extension BatchUploader where Item == CheckInRecord {
-    convenience init(client: UplinkClient, queue: UploadQueue, clock: DeviceClock, policy: RetryPolicy, batchSize: Int,
-                     logger: Logger) {
-        self.init(client: client, noun: "check-ins", send: client.uploadCheckIns, queue: queue, clock: clock,
-                  policy: policy, batchSize: batchSize, logger: logger)
-    }
+/// What an uploader tells its host as it goes (the feature's LEDs follow these).
+enum UploadEvent<Item: Identifiable & Sendable>: Sendable where Item.ID: Hashable & Sendable {
+    /// The oldest row the backend has not acknowledged, as last read (nil: the queue is empty).
+    case oldestPending(Item?)
+    /// The backend acknowledged these rows and they are marked uploaded.
+    case acknowledged([Item.ID])
+    /// A request failed; transient ones are retried on the backoff timer, permanent ones wait.
+    case failed(UplinkFailure)
 }
 
-/// Drains a queue of stored rows (check-ins, ping responses) to the backend: in order, in batches,
-/// as soon as a check-in is stored, and again whenever a retry is due.
+/// The check-ins' uploader.
+typealias CheckInUploader = Uploader<CheckInRecord>
+
+/// Drains a queue to the backend: in order, in batches, as soon as a row is stored, and again
+/// whenever a retry is due. One instance per queue (check-ins, alerts), each with its own request.
 ///
 /// A row is marked uploaded only once the backend acknowledged its id, so a crash at any point
 /// re-sends at most what was not acknowledged (the backend de-duplicates by id). Transient failures
 /// back off (`RetryPolicy`: exponential, full jitter, capped, `Retry-After` honoured). A permanent
 /// failure is not retried blindly: the rows stay queued, the status and the log say why, and only
-/// a new check-in (or a restart) makes one new attempt.
+/// a new row (or a restart) makes one new attempt.
 @MainActor
-final class BatchUploader<Item: Sendable & Identifiable> where Item.ID == CheckInID {
+final class Uploader<Item: Identifiable & Sendable> where Item.ID: Hashable & Sendable {
     enum State: String {
         case idle
         case uploading
@@ -44,10 +44,11 @@ final class BatchUploader<Item: Sendable & Identifiable> where Item.ID == CheckI
     }
 
     let client: UplinkClient
-    /// What the rows are, for logs and messages ("check-ins", "ping responses").
+    /// The request that uploads one batch and returns the acknowledged ids.
+    private let send: @Sendable ([Item]) async -> Result<[Item.ID], UplinkFailure>
+    /// What the rows are, plural, for logs and messages ("check-ins", "alerts").
     let noun: String
-    private let send: @Sendable ([Item]) async -> Result<[CheckInID], UplinkFailure>
-    private let queue: OutboxQueue<Item>
+    private let queue: UploadQueue<Item>
     let clock: DeviceClock
     let policy: RetryPolicy
     private let batchSize: Int
@@ -62,17 +63,20 @@ final class BatchUploader<Item: Sendable & Identifiable> where Item.ID == CheckI
     private var nextRetry: WallTime?
     private(set) var consecutiveFailures = 0
     private(set) var uploadedSinceStart = 0
-    /// Called when an upload succeeds after failures: the backend is reachable again, so other
-    /// syncs (notifications) need not wait for their own timers.
-    var onReconnected: (@MainActor () -> Void)?
 
     private var task: Task<Void, Never>?
     private var waiter: CheckedContinuation<Void, Never>?
     private var kicked = false
     private var stopped = false
+    private var reportedOldest: Item.ID??
+    /// Called when an upload succeeds after failures: the backend is reachable again, so other
+    /// syncs (notifications) need not wait for their own timers.
+    var onReconnected: (@MainActor () -> Void)?
+    /// Called on the main actor with each `UploadEvent` (the host forwards them to the feature).
+    var onEvent: ((UploadEvent<Item>) -> Void)?
 
-    init(client: UplinkClient, noun: String, send: @escaping @Sendable ([Item]) async -> Result<[CheckInID], UplinkFailure>,
-         queue: OutboxQueue<Item>, clock: DeviceClock, policy: RetryPolicy, batchSize: Int, logger: Logger) {
+    init(client: UplinkClient, noun: String, send: @escaping @Sendable ([Item]) async -> Result<[Item.ID], UplinkFailure>,
+         queue: UploadQueue<Item>, clock: DeviceClock, policy: RetryPolicy, batchSize: Int, logger: Logger) {
         self.client = client
         self.noun = noun
         self.send = send
@@ -83,14 +87,14 @@ final class BatchUploader<Item: Sendable & Identifiable> where Item.ID == CheckI
         self.logger = logger
     }
 
-    /// Starts draining what is already queued, then waits for new check-ins.
+    /// Starts draining what is already queued, then waits for new rows.
     func start() {
         guard task == nil else { return }
         task = Task { await self.run() }
     }
 
-    /// A check-in (and whatever was stored with it) was stored durably: upload now (unless a backoff is running).
-    func checkInStored() {
+    /// A row was stored durably: upload it now (unless a backoff is running).
+    func itemStored() {
         if let waiter {
             self.waiter = nil
             waiter.resume()
@@ -103,7 +107,7 @@ final class BatchUploader<Item: Sendable & Identifiable> where Item.ID == CheckI
     func stop() {
         stopped = true
         task?.cancel()
-        checkInStored()
+        itemStored()
     }
 
     var report: UplinkReport {
@@ -125,14 +129,14 @@ final class BatchUploader<Item: Sendable & Identifiable> where Item.ID == CheckI
         while !stopped {
             switch await drain() {
             case .drained, .permanentFailure:
-                await nextCheckIn()
+                await nextItem()
             case let .retry(delay):
                 do { try await clock.sleep(delay) } catch { return }
             }
         }
     }
 
-    private func nextCheckIn() async {
+    private func nextItem() async {
         if kicked || stopped {
             kicked = false
             return
@@ -147,8 +151,9 @@ final class BatchUploader<Item: Sendable & Identifiable> where Item.ID == CheckI
             do {
                 batch = try await queue.pending(batchSize)
             } catch {
-                return failed(UplinkFailure(.transient, "could not read the upload queue: \(error.message)"))
+                return failed(UplinkFailure(.transient, "could not read the \(noun) upload queue: \(error.message)"))
             }
+            report(oldest: batch.first)
             guard !batch.isEmpty else {
                 if state != .stopped { state = .idle }
                 return .drained
@@ -173,6 +178,7 @@ final class BatchUploader<Item: Sendable & Identifiable> where Item.ID == CheckI
                                                 + "(they will be sent again): \(error.message)"))
                 }
                 succeeded(sent: batch.count, acknowledged: acknowledged.count, marked: marked)
+                onEvent?(.acknowledged(acknowledged))
             }
         }
         return .drained
@@ -191,7 +197,15 @@ final class BatchUploader<Item: Sendable & Identifiable> where Item.ID == CheckI
         ])
     }
 
+    /// Tells the host when the head of the queue changed (not on every read).
+    private func report(oldest: Item?) {
+        guard reportedOldest != .some(oldest?.id) else { return }
+        reportedOldest = .some(oldest?.id)
+        onEvent?(.oldestPending(oldest))
+    }
+
     private func failed(_ failure: UplinkFailure) -> Outcome {
+        defer { onEvent?(.failed(failure)) }
         consecutiveFailures += 1
         lastMessage = failure.message
         switch failure.kind {
@@ -200,7 +214,7 @@ final class BatchUploader<Item: Sendable & Identifiable> where Item.ID == CheckI
             lastResult = "transient_failure"
             state = .waitingToRetry
             nextRetry = clock.now().wall + delay
-            logger.warning("upload of \(noun) failed, retrying in \(DurationText.format(delay)): \(failure.message)", metadata: [
+            logger.warning("\(noun) upload failed, retrying in \(DurationText.format(delay)): \(failure.message)", metadata: [
                 "failures": "\(consecutiveFailures)",
             ])
             return .retry(after: delay)
@@ -208,8 +222,28 @@ final class BatchUploader<Item: Sendable & Identifiable> where Item.ID == CheckI
             lastResult = "permanent_failure"
             state = .stopped
             nextRetry = nil
-            logger.error("upload refused, not retrying until the next check-in or a restart; the \(noun) stay queued: \(failure.message)")
+            logger.error("\(noun) upload refused, not retrying until the next one is stored or a restart; the \(noun) stay queued: \(failure.message)")
             return .permanentFailure
         }
+    }
+}
+
+extension Uploader where Item == CheckInRecord {
+    /// The check-ins' uploader: batches to `POST /v1/check-ins`.
+    convenience init(client: UplinkClient, queue: UploadQueue<CheckInRecord>, clock: DeviceClock, policy: RetryPolicy,
+                     batchSize: Int, logger: Logger) {
+        self.init(client: client, noun: "check-ins", send: client.uploadCheckIns, queue: queue, clock: clock,
+                  policy: policy, batchSize: batchSize, logger: logger)
+    }
+}
+
+extension Uploader where Item == AlertRecord {
+    /// The help alerts' uploader: one alert per `POST /v1/alerts`.
+    convenience init(client: UplinkClient, queue: UploadQueue<AlertRecord>, clock: DeviceClock, policy: RetryPolicy,
+                     logger: Logger) {
+        self.init(client: client, noun: "alerts", send: { batch in
+            guard let alert = batch.first else { return .success([]) }
+            return await client.sendAlert(alert)
+        }, queue: queue, clock: clock, policy: policy, batchSize: 1, logger: logger)
     }
 }

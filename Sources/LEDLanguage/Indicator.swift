@@ -18,4 +18,15 @@ public enum Indicator: String, Hashable, Sendable, CaseIterable, Codable {
     case longPress = "long_press"
     /// A responder pinged ("are you OK?") and the user has not answered yet: a press answers.
     case pingPending = "ping_pending"
+    /// A help alert will be sent when the cancel window ends; a press cancels it.
+    case alertCancelWindow = "alert_cancel_window"
+    /// A help alert is stored and being sent; the backend has not acknowledged it yet.
+    case alertSending = "alert_sending"
+    /// The backend acknowledged the help alert (shown for a while).
+    case alertDelivered = "alert_delivered"
+    /// Checked in, but check-ins have waited longer than `[uplink] stale_after` to be uploaded:
+    /// the device is cut off and the backend does not know.
+    case checkedInNotUploaded = "checked_in_not_uploaded"
+    /// Reminder, and check-ins have waited longer than `[uplink] stale_after` to be uploaded.
+    case reminderNotUploaded = "reminder_not_uploaded"
 }

@@ -63,6 +63,18 @@ public struct LEDLanguage: Hashable, Sendable {
                 "green": pingFlash,
                 "amber": pingFlash,
             ]),
+            // Alerts: all three blinking = "about to call for help, press to stop"; red steady =
+            // help asked for (amber ticking while it is not yet acknowledged, green once it is).
+            .alertCancelWindow: LEDPattern([
+                "green": .blink(on: .milliseconds(250), off: .milliseconds(250)),
+                "amber": .blink(on: .milliseconds(250), off: .milliseconds(250)),
+                "red": .blink(on: .milliseconds(250), off: .milliseconds(250)),
+            ]),
+            .alertSending: LEDPattern(["red": .on, "amber": .blink(on: .milliseconds(100), off: .milliseconds(900))]),
+            .alertDelivered: LEDPattern(["red": .on, "green": .on]),
+            // Not uploaded for too long: the phase's steady LED winks off every 3 s.
+            .checkedInNotUploaded: LEDPattern(["green": .blink(on: .milliseconds(2700), off: .milliseconds(300))]),
+            .reminderNotUploaded: LEDPattern(["amber": .blink(on: .milliseconds(2700), off: .milliseconds(300))]),
         ]
     )
 }

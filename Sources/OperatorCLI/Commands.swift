@@ -17,7 +17,7 @@ public struct LifesignalCtl: ParsableCommand {
             configuration invalid.
             """,
         subcommands: [Status.self, CheckIn.self, History.self, Settings.self, Queue.self, Pings.self, Notifications.self,
-                      DismissError.self, Sim.self, Config.self, Doctor.self],
+                      Alert.self, DismissError.self, Sim.self, Config.self, Doctor.self],
         defaultSubcommand: Status.self
     )
 
@@ -181,6 +181,33 @@ struct Sim: ParsableCommand {
 
         func run() throws {
             try options.sendAndShowStatus(ControlRequest(.simPress, hold: hold))
+        }
+    }
+}
+
+struct Alert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Ask for help as a long press does, or cancel it while its cancel window is open.",
+        subcommands: [Send.self, Cancel.self]
+    )
+
+    struct Send: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Open the alert's cancel window; when it ends the alert is stored and sent to the responders.")
+        @OptionGroup var options: CommonOptions
+
+        func run() throws {
+            try options.sendAndShowStatus(ControlRequest(.alertSend))
+        }
+    }
+
+    struct Cancel: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Cancel the alert whose cancel window is open (an alert already stored cannot be recalled).")
+        @OptionGroup var options: CommonOptions
+
+        func run() throws {
+            try options.sendAndShowStatus(ControlRequest(.alertCancel))
         }
     }
 }

@@ -45,8 +45,11 @@ enum Formatting {
         lines.append("Interval \(status.settings.interval), reminder \(status.settings.reminder) before the deadline")
         lines.append("LEDs: " + status.leds.map { "\($0.name) \($0.on ? "on" : "off")" }.joined(separator: ", ")
                      + " (showing \(status.indicator.replacingUnderscores()))")
-        lines.append("Upload queue: \(status.queueDepth) check-in\(status.queueDepth == 1 ? "" : "s") waiting")
+        lines.append("Upload queue: \(status.queueDepth) check-in\(status.queueDepth == 1 ? "" : "s") waiting"
+                     + (status.oldestNotUploaded.map { ", the oldest since \(localTime($0))" } ?? "")
+                     + (status.uploadStale == true ? " (TOO LONG: the LEDs show it; is the device cut off?)" : ""))
         lines.append(contentsOf: uplink(status.uplink))
+        if let alert = status.alert { lines.append(contentsOf: Self.alert(alert)) }
         if let pings = status.pings, !pings.pending.isEmpty { lines.append(pendingPings(pings)) }
         if !status.wallClockSynchronized { lines.append("Note: the wall clock is not synchronised (no NTP yet)") }
         return lines.joined(separator: "\n")
@@ -71,6 +74,31 @@ enum Formatting {
             lines.append("  note: \(message)")
         }
         if let retry = report.nextRetry { lines.append("  next attempt: \(localTime(retry))") }
+        return lines
+    }
+
+    static let alertStates: [String: String] = [
+        "off": "off ([alert] enabled = false): a long press does nothing",
+        "idle": "none",
+        "cancel_window": "REQUESTED: sent when the cancel window ends; press the button or `lifesignalctl alert cancel` to cancel",
+        "storing": "storing",
+        "sending": "SENDING: stored, not yet acknowledged by the backend",
+        "not_sent": "stored but NOT sent",
+        "delivered": "delivered: the backend acknowledged it",
+    ]
+
+    /// The help alert's lines for `status`.
+    static func alert(_ report: AlertReport) -> [String] {
+        var line = "Alert: \(alertStates[report.state] ?? report.state)"
+        if let left = report.cancelWindowSecondsLeft { line += " (\(left) s left)" }
+        var lines = [line]
+        if report.waiting > 0 { lines.append("  \(report.waiting) alert\(report.waiting == 1 ? "" : "s") stored, not yet acknowledged") }
+        if !report.uplinkConfigured, report.state != "off" {
+            lines.append("  no uplink is configured: an alert is stored but cannot reach anyone")
+        }
+        if let uplink = report.uplink, let result = uplink.lastResult, result != "ok" {
+            lines.append("  last attempt failed (\(result.replacingUnderscores())): \(uplink.lastMessage ?? "no detail")")
+        }
         return lines
     }
 

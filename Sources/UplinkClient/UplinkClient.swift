@@ -23,6 +23,9 @@ public struct UplinkClient: Sendable {
     public var pendingPings: @Sendable (_ after: String?, _ wait: Duration) async -> Result<PingPoll, UplinkFailure>
     /// Uploads the user's answers to pings and returns the ids the backend acknowledged (like check-ins).
     public var respondToPings: @Sendable (_ batch: [PingResponse]) async -> Result<[CheckInID], UplinkFailure>
+    /// Sends one help alert (`POST /v1/alerts`) and returns the ids the backend acknowledged (it
+    /// has stored the alert and will notify the responders). Idempotent by id, like check-ins.
+    public var sendAlert: @Sendable (AlertRecord) async -> Result<[AlertID], UplinkFailure>
     /// Where the client talks to, for status and logs (never includes the token).
     public var endpoint: String
 
@@ -46,8 +49,12 @@ public struct UplinkClient: Sendable {
         },
         respondToPings: @escaping @Sendable (_ batch: [PingResponse]) async -> Result<[CheckInID], UplinkFailure> = { _ in
             .failure(UplinkFailure(.permanent, "ping responses are not available on this uplink"))
+        },
+        sendAlert: @escaping @Sendable (AlertRecord) async -> Result<[AlertID], UplinkFailure> = { _ in
+            .failure(UplinkFailure(.permanent, "help alerts are not available on this uplink"))
         }
     ) {
+        self.sendAlert = sendAlert
         self.endpoint = endpoint
         self.uploadCheckIns = uploadCheckIns
         self.fetchSettings = fetchSettings

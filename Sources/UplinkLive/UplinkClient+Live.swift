@@ -36,6 +36,7 @@ extension UplinkClient {
         let notificationChangesURL = base + DeviceAPIPath.notificationChanges
         let pingsURL = base + DeviceAPIPath.pings
         let pingResponsesURL = base + DeviceAPIPath.pingResponses
+        let alertsURL = base + DeviceAPIPath.alerts
         let headers = ["Authorization: Bearer \(token.secret)", "Content-Type: application/json", "Accept: application/json"]
         @Sendable func exchange(_ method: HTTPRequest.Method, _ url: String, _ body: [UInt8] = [],
                                 longPoll: Duration? = nil) async -> Result<HTTPResponse, UplinkFailure> {
@@ -91,6 +92,10 @@ extension UplinkClient {
             respondToPings: { batch in
                 let body = APICoding.encode(PingResponseBatch(responses: batch.map(UploadedPingResponse.init)))
                 return await exchange(.post, pingResponsesURL, body).flatMap { Self.acknowledgedIDs($0, url: pingResponsesURL) }
+            },
+            sendAlert: { alert in
+                let body = APICoding.encode(UploadedAlert(alert))
+                return await exchange(.post, alertsURL, body).flatMap { Self.acknowledgedIDs($0, url: alertsURL) }
             }
         )
     }

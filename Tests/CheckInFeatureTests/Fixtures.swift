@@ -36,7 +36,9 @@ class FeatureTestCase: XCTestCase {
         stored: StoredSettings? = StoredSettings(settings: .default, version: 1, appliedFromConfig: nil),
         configured: CheckInSettings? = nil,
         policy: SettingsPolicy = .standard,
-        bootingAt boot: DeviceInstant = FeatureTestCase.start
+        bootingAt boot: DeviceInstant = FeatureTestCase.start,
+        alertStore: AlertStoreClient = .unavailable,
+        adjust: (inout CheckInFeature.State) -> Void = { _ in }
     ) -> TestStore<CheckInFeature> {
         clock = TestClock()
         fake = FakeCheckInStore(records: records, settings: stored)
@@ -49,12 +51,12 @@ class FeatureTestCase: XCTestCase {
                     count += 1
                     return CheckInID(high: 0x4000, low: 0x8000_0000_0000_0000 | count)
                 }
-            }
+            },
+            alertStore: alertStore
         )
-        return TestStore(
-            initialState: CheckInFeature.State(configuredSettings: configured, policy: policy),
-            reducer: feature
-        )
+        var initialState = CheckInFeature.State(configuredSettings: configured, policy: policy)
+        adjust(&initialState)
+        return TestStore(initialState: initialState, reducer: feature)
     }
 
     /// Everything about the wall clock that a test can change while monotonic time runs on.

@@ -164,7 +164,7 @@ final class NotificationStoreTests: XCTestCase {
         // Turn the file back into a version-1 store, as a device running the previous release has it.
         do {
             let connection = try Connection(path: path)
-            for table in ["notifications", "notification_changes", "notification_settings"] {
+            for table in ["notifications", "notification_changes", "notification_settings", "pings", "ping_responses", "alerts"] {
                 try connection.execute("DROP TABLE \(table)")
             }
             try connection.pragma("user_version", set: "1")
@@ -173,7 +173,7 @@ final class NotificationStoreTests: XCTestCase {
         let history = try await migrated.history(limit: 10)
         XCTAssertEqual(history, [recorded])
         let version = try await migrated.pragma("user_version")
-        XCTAssertEqual(version, "2")
+        XCTAssertEqual(version, "4")
         let snapshot = try await migrated.notificationSnapshot()
         XCTAssertEqual(snapshot, NotificationSnapshot(notifications: [], preferences: NotificationPreferences(), pendingChangeCount: 0))
     }

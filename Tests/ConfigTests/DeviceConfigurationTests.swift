@@ -123,6 +123,18 @@ final class DeviceConfigurationTests: XCTestCase {
             alarm = "on"
             [patterns.ping_pending]
             ok = "200ms on, 200ms off, 200ms on, 1400ms off"
+            [patterns.alert_cancel_window]
+            alarm = "100ms on, 100ms off"
+            [patterns.alert_sending]
+            alarm = "on"
+            ok = "100ms on, 900ms off"
+            [patterns.alert_delivered]
+            alarm = "on"
+            ok = "300ms on, 300ms off"
+            [patterns.checked_in_not_uploaded]
+            ok = "2000ms on, 500ms off"
+            [patterns.reminder_not_uploaded]
+            alarm = "2000ms on, 200ms off"
             [feedback]
             acknowledgement = "3s"
             [store]
@@ -135,8 +147,23 @@ final class DeviceConfigurationTests: XCTestCase {
             terminal = "off"
             [log]
             level = "trace"
+            [alert]
+            enabled = false
+            cancel_window = "10s"
+            delivered_display = "2m"
+            [uplink]
+            url = "https://api.example.org"
+            token_file = "/etc/lifesignal/token"
+            batch_size = 50
+            timeout = "10s"
+            retry_max = "5m"
+            stale_after = "3h"
             """)
         XCTAssertEqual(configuration.configuredSettings, CheckInSettings(interval: .seconds(16 * 3600), reminder: .seconds(90 * 60)))
+        XCTAssertEqual(configuration.alert, AlertConfiguration(enabled: false, cancelWindow: .seconds(10), deliveredDisplay: .seconds(120)))
+        XCTAssertEqual(configuration.uplink, UplinkConfiguration(url: "https://api.example.org", tokenFile: "/etc/lifesignal/token",
+                                                                 batchSize: 50, timeout: .seconds(10), retryMax: .seconds(300),
+                                                                 staleAfter: .seconds(3 * 3600)))
         XCTAssertEqual(configuration.button, ButtonConfiguration(debounce: .zero, longPress: .seconds(5), line: .offset(4),
                                                                  activeLow: false, bias: .pullDown))
         XCTAssertEqual(configuration.gpio, GPIOConfiguration(backend: .libgpiod, chip: "/dev/gpiochip4"))
@@ -306,13 +333,15 @@ final class DeviceConfigurationTests: XCTestCase {
             period = "8h"
             """), [
                 "/etc/lifesignal/lifesignald.toml:1:1: buton: unknown table [buton]; known tables are check_in, button, gpio, "
-                    + "leds, patterns, feedback, store, control, simulator, log, developer, uplink; did you mean 'button'?",
+                    + "leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert; did you mean 'button'?",
                 "/etc/lifesignal/lifesignald.toml:4:1: button.debounse: unknown key; [button] may contain debounce, long_press, "
                     + "line, active_low, bias; did you mean 'debounce'?",
                 "/etc/lifesignal/lifesignald.toml:6:1: leds.green.color: unknown key; [leds.green] may contain colour, line, "
                     + "active_low; did you mean 'colour'?",
                 "/etc/lifesignal/lifesignald.toml:7:1: patterns.checkedin: unknown indicator 'checkedin'; indicators are starting, "
-                    + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press, ping_pending; did you mean 'checked_in'?",
+                    + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press, ping_pending, "
+                    + "alert_cancel_window, alert_sending, alert_delivered, checked_in_not_uploaded, reminder_not_uploaded; "
+                    + "did you mean 'checked_in'?",
                 "/etc/lifesignal/lifesignald.toml:8:1: leds.gren: there is no LED 'gren' in leds.order (green, amber, red); "
                     + "add it to leds.order or remove this table; did you mean 'green'?",
                 "/etc/lifesignal/lifesignald.toml:10:1: check_in.period: unknown key; [check_in] may contain interval, reminder",
@@ -324,7 +353,7 @@ final class DeviceConfigurationTests: XCTestCase {
             "/etc/lifesignal/lifesignald.toml:1:1: interval: every key must be under a [table] header; put it under [check_in]",
             "/etc/lifesignal/lifesignald.toml:2:1: levl: every key must be under a [table] header; did you mean 'log.level'?",
             "/etc/lifesignal/lifesignald.toml:3:1: leds.green.extra: unknown table [leds.green.extra]; tables are check_in, "
-                + "button, gpio, leds, patterns, feedback, store, control, simulator, log, developer, uplink, leds.<LED name> "
+                + "button, gpio, leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert, leds.<LED name> "
                 + "and patterns.<indicator>",
         ])
     }
@@ -394,8 +423,9 @@ final class DeviceConfigurationTests: XCTestCase {
     func testRemovingAnLEDThatStandardPatternsUseIsRejected() throws {
         XCTAssertEqual(problems("[leds]\norder = [\"green\", \"red\"]\n"), [
             "/etc/lifesignal/lifesignald.toml:2:9: leds.order: the standard patterns of never_checked_in (uses amber), "
-                + "reminder (uses amber), fault (uses amber), long_press (uses amber), ping_pending (uses amber) need LEDs that "
-                + "leds.order leaves out; add a "
+                + "reminder (uses amber), fault (uses amber), long_press (uses amber), ping_pending (uses amber), "
+                + "alert_cancel_window (uses amber), alert_sending (uses amber), reminder_not_uploaded (uses amber) need LEDs "
+                + "that leds.order leaves out; add a "
                 + "[patterns.<indicator>] table for each, using only green, red",
         ])
         let configuration = try loaded("""
@@ -412,6 +442,17 @@ final class DeviceConfigurationTests: XCTestCase {
             red = "on"
             [patterns.ping_pending]
             green = "200ms on, 200ms off, 200ms on, 1400ms off"
+            [patterns.alert_cancel_window]
+            green = "250ms on, 250ms off"
+            red = "250ms on, 250ms off"
+            [patterns.alert_sending]
+            red = "on"
+            green = "100ms on, 900ms off"
+            [patterns.reminder_not_uploaded]
+            green = "500ms on, 1500ms off"
+            [patterns.alert_delivered]
+            red = "on"
+            green = "1000ms on, 1000ms off"
             """)
         XCTAssertEqual(configuration.ledLanguage.leds.map(\.name), ["green", "red"])
     }
@@ -433,6 +474,9 @@ final class DeviceConfigurationTests: XCTestCase {
             [patterns.ping_pending]
             red = "200ms on, 200ms off, 200ms on, 1400ms off"
             """), [
+                "/etc/lifesignal/lifesignald.toml:2:9: leds.order: the standard patterns of alert_cancel_window (uses amber), "
+                    + "alert_sending (uses amber), reminder_not_uploaded (uses amber) need LEDs that leds.order leaves out; "
+                    + "add a [patterns.<indicator>] table for each, using only green, red",
                 "/etc/lifesignal/lifesignald.toml:4:1: patterns.never_checked_in.amber: no LED named 'amber' (leds.order leaves it out); the LEDs are green, red",
                 "/etc/lifesignal/lifesignald.toml:6:1: patterns.reminder.gren: no LED named 'gren'; the LEDs are green, red; did you mean 'green'?",
                 "/etc/lifesignal/lifesignald.toml:8:7: patterns.fault.red: 'fast' is not a step: write '<milliseconds>ms on' or "
@@ -440,7 +484,8 @@ final class DeviceConfigurationTests: XCTestCase {
                 "/etc/lifesignal/lifesignald.toml:9:9: patterns.fault.green: expected a pattern in quotes such as \"on\", \"off\" or "
                     + "\"500ms on, 500ms off\"; found the integer 1",
                 "/etc/lifesignal/lifesignald.toml:10:1: patterns.sleeping: unknown indicator 'sleeping'; indicators are starting, "
-                    + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press, ping_pending",
+                    + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press, ping_pending, "
+                    + "alert_cancel_window, alert_sending, alert_delivered, checked_in_not_uploaded, reminder_not_uploaded",
             ])
     }
 

@@ -34,7 +34,7 @@ final class UploaderLoopbackTests: XCTestCase {
         }
     }
 
-    private func makeUploader(token: String = LoopbackBackend.token, batchSize: Int = 500) -> Uploader {
+    private func makeUploader(token: String = LoopbackBackend.token, batchSize: Int = 500) -> CheckInUploader {
         Uploader(client: backend.client(token: token, transport: transport), queue: .live(database), clock: .live(),
                  policy: RetryPolicy(initial: .milliseconds(20), cap: .milliseconds(100)), batchSize: batchSize,
                  logger: Logger(label: "uploader-test") { _ in SwiftLogNoOpLogHandler() })
@@ -76,7 +76,7 @@ final class UploaderLoopbackTests: XCTestCase {
         XCTAssertEqual(depth, 3, "the rows stay queued")
         XCTAssertEqual(backend.server.stats.deviceRequests, 1)
 
-        uploader.checkInStored()
+        uploader.itemStored()
         try await waitUntil("a new check-in makes one more attempt") { self.backend.server.stats.deviceRequests == 2 }
         try await waitUntil("the uploader gives up again") { uploader.state == .stopped }
         XCTAssertEqual(uploader.consecutiveFailures, 2)
