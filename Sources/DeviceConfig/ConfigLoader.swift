@@ -229,6 +229,7 @@ struct ConfigLoader {
 
         var logLevel = value(table("log"), "log", "level", .info, ValueRules.choice(LogLevel.self))
         let uplink = readUplink(table("uplink"))
+        let healthchecks = readHealthchecks(table("healthchecks"))
 
         let fileStorePath = optionalValue(table("store"), "store", "path",
                                           ValueRules.absolutePath("the store's database file"))
@@ -267,7 +268,8 @@ struct ConfigLoader {
             acknowledgement: acknowledgement,
             simulator: simulator,
             logLevel: logLevel,
-            uplink: uplink
+            uplink: uplink,
+            healthchecks: healthchecks
         )
     }
 

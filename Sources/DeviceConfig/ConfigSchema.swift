@@ -14,7 +14,8 @@ enum ConfigSchema {
         ("simulator", ["chatter_edges", "chatter_span", "terminal"]),
         ("log", ["level"]),
         ("developer", ["short_intervals"]),
-        ("uplink", ["url", "token_file", "batch_size", "timeout", "retry_max"]),
+        ("uplink", ["url", "token_file", "batch_size", "timeout", "retry_max", "heartbeat"]),
+        ("healthchecks", ["check_in_url", "heartbeat_url", "heartbeat", "timeout", "retry_max", "late_after"]),
     ]
 
     /// Keys of each `[leds.<name>]` table.

@@ -30,6 +30,8 @@ public struct DeviceConfiguration: Hashable, Sendable {
     public var logLevel: LogLevel
     /// `[uplink]`: the backend check-ins are uploaded to; nil = an offline device.
     public var uplink: UplinkConfiguration?
+    /// `[healthchecks]`: a healthchecks.io-compatible instance pinged per check-in; nil = none.
+    public var healthchecks: HealthchecksConfiguration?
 
     /// The policy `configuredSettings` were checked against, and that settings changed at run time must pass.
     public var settingsPolicy: SettingsPolicy {
@@ -50,7 +52,8 @@ public struct DeviceConfiguration: Hashable, Sendable {
         acknowledgement: Duration = .milliseconds(1500),
         simulator: SimulatorConfiguration = SimulatorConfiguration(),
         logLevel: LogLevel = .info,
-        uplink: UplinkConfiguration? = nil
+        uplink: UplinkConfiguration? = nil,
+        healthchecks: HealthchecksConfiguration? = nil
     ) {
         self.configuredSettings = configuredSettings
         self.developerShortIntervals = developerShortIntervals
@@ -64,6 +67,7 @@ public struct DeviceConfiguration: Hashable, Sendable {
         self.simulator = simulator
         self.logLevel = logLevel
         self.uplink = uplink
+        self.healthchecks = healthchecks
     }
 }
 
