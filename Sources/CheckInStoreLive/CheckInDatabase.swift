@@ -11,7 +11,7 @@ import SQLiteDatabase
 public actor CheckInDatabase {
     /// The database file, as given to `open(path:)`.
     public nonisolated let path: String
-    private let connection: Connection
+    let connection: Connection
     /// Compiled once: parsing the INSERT was a large share of a check-in's CPU time.
     private var cachedInsert: Statement?
 
@@ -61,7 +61,7 @@ public actor CheckInDatabase {
         guard limit > 0 else { return [] }
         return try fetchRecords(
             """
-            SELECT \(CheckInRow.columns) FROM check_ins WHERE uploaded_at_us IS NULL
+            SELECT \(CheckInRow.columns) FROM check_ins WHERE uploaded_at_us IS NULL AND upload_rejection IS NULL
             ORDER BY insertion_order ASC LIMIT ?1
             """,
             limit: limit, while: "read the pending check-ins")
@@ -112,7 +112,8 @@ public actor CheckInDatabase {
     }
 
     public func pendingUploadCount() throws(StoreFailure) -> Int {
-        try countRows("SELECT count(*) FROM check_ins WHERE uploaded_at_us IS NULL", while: "count pending uploads")
+        try countRows("SELECT count(*) FROM check_ins WHERE uploaded_at_us IS NULL AND upload_rejection IS NULL",
+                      while: "count pending uploads")
     }
 
     /// All stored check-ins.
@@ -202,7 +203,7 @@ public actor CheckInDatabase {
         return insert
     }
 
-    private func fetchRecords(_ sql: String, limit: Int, while action: String) throws(StoreFailure) -> [CheckInRecord] {
+    func fetchRecords(_ sql: String, limit: Int, while action: String) throws(StoreFailure) -> [CheckInRecord] {
         var records: [CheckInRecord] = []
         do throws(SQLiteError) {
             let select = try connection.prepare(sql)
@@ -216,7 +217,7 @@ public actor CheckInDatabase {
         return records
     }
 
-    private func countRows(_ sql: String, while action: String) throws(StoreFailure) -> Int {
+    func countRows(_ sql: String, while action: String) throws(StoreFailure) -> Int {
         do throws(SQLiteError) {
             let select = try connection.prepare(sql)
             try select.step()

@@ -5,6 +5,7 @@
 enum Schema {
     static let migrations: [[String]] = [
         version1,
+        deliveryTargetsAndRejections,
     ]
 
     /// The version this code writes and understands.
@@ -40,6 +41,33 @@ enum Schema {
             applied_config_reminder_us INTEGER,
             CHECK ((applied_config_interval_us IS NULL) = (applied_config_reminder_us IS NULL))
         ) STRICT
+        """,
+    ]
+
+    /// v2 (docs/uplink.md, docs/healthchecks.md): a check-in the backend refused by id keeps the
+    /// server's message and leaves the upload queue; and delivery state per further target (a
+    /// healthchecks check), each on its own, so one target being down never holds up another.
+    static let deliveryTargetsAndRejections = [
+        """
+        ALTER TABLE check_ins ADD COLUMN upload_rejection TEXT
+        """,
+        """
+        CREATE TABLE delivery_targets (
+            target TEXT PRIMARY KEY NOT NULL,
+            -- Check-ins recorded before the target was first configured are not delivered to it.
+            first_insertion_order INTEGER NOT NULL
+        ) STRICT
+        """,
+        """
+        CREATE TABLE deliveries (
+            target TEXT NOT NULL REFERENCES delivery_targets (target),
+            check_in_id TEXT NOT NULL REFERENCES check_ins (id),
+            -- Exactly one of: delivered (the target answered 2xx) or refused for good with its message.
+            delivered_at_us INTEGER,
+            rejection TEXT,
+            CHECK ((delivered_at_us IS NULL) <> (rejection IS NULL)),
+            PRIMARY KEY (target, check_in_id)
+        ) STRICT, WITHOUT ROWID
         """,
     ]
 }

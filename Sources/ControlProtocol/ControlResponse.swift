@@ -53,6 +53,8 @@ public struct StatusReport: Codable, Hashable, Sendable {
     public var elapsedTimeUnknown: Bool?
     /// The upload to the backend; nil on an offline device (no `[uplink]`).
     public var uplink: UplinkReport?
+    /// The pings to a healthchecks.io-compatible check; nil without `[healthchecks]`.
+    public var healthchecks: UplinkReport? = nil
 
     public init(phase: String, indicator: String, lastCheckIn: CheckInReport?, deadline: String?, secondsLeft: Int64?,
                 settings: SettingsReport, leds: [LEDReport], queueDepth: Int, error: String?, isCheckingIn: Bool,

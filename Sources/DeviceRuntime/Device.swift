@@ -38,6 +38,8 @@ public final class Device {
     let uploader: Uploader?
     private let uplinkTransport: CurlTransport?
     private var settingsSync: SettingsSync?
+    /// Heartbeats, healthchecks pings and the network watcher (DeliveryServices).
+    let deliveries: DeliveryServices
 
     /// Opens the store and the GPIO lines. Nothing runs until `start()`.
     public init(configuration: DeviceConfiguration, clock: DeviceClock, logger: Logger) throws(StartupError) {
@@ -51,6 +53,8 @@ public final class Device {
         let uplink = try Uploader.live(configuration.uplink, queue: uploadQueue, clock: clock, logger: logger)
         uploader = uplink?.0
         uplinkTransport = uplink?.1
+        deliveries = try DeliveryServices.live(configuration, backend: uploader, backendQueue: uploadQueue,
+                                               store: storeSupervisor, clock: clock, logger: logger)
 
         let leds = configuration.ledLanguage.leds
         switch configuration.gpio.backend {
@@ -114,7 +118,7 @@ public final class Device {
         let featureLog = FeatureLog(logger: logger)
         var previous = store.state
         settingsSync = uploader.map { SettingsSync(client: $0.client, store: store, storeClient: storeSupervisor.client, logger: logger) }
-        let uplinkEvents = UplinkEvents(uploader: uploader, settingsSync: settingsSync)
+        let uplinkEvents = UplinkEvents(uploader: uploader, settingsSync: settingsSync, deliveries: deliveries)
         store.observe { [leds, waiters, uplinkEvents, weak self] state, action in
             if case let .delegate(delegate) = action { waiters.deliver(delegate) }
             uplinkEvents.handle(action)
@@ -163,6 +167,7 @@ public final class Device {
             gpioBackend: configuration.gpio.backend.rawValue, simulatePress: simulatePress, waiters: waiters,
             uploadQueue: uploadQueue, uploader: uploader
         )
+        handler.deliveries = deliveries
         let server = ControlServer(
             path: configuration.controlSocket,
             // Refusals in the protocol's own JSON, so lifesignalctl shows the reason, not a parse error.
@@ -175,6 +180,7 @@ public final class Device {
         }
         controlServer = server
         uploader?.start()
+        deliveries.start()
         logger.notice("lifesignald ready", metadata: [
             "store": "\(configuration.storePath)", "socket": "\(configuration.controlSocket)",
             "gpio": "\(configuration.gpio.backend.rawValue)",
@@ -217,6 +223,7 @@ public final class Device {
         controlServer?.stop()
         controlServer = nil
         uploader?.stop()
+        deliveries.stop()
         uplinkTransport?.shutdown()
         store.send(.daemonStopping)
         // A durable write that is under way must complete: wait for effects (bounded).

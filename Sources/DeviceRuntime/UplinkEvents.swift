@@ -6,11 +6,13 @@ import CheckInFeature
 struct UplinkEvents {
     let uploader: Uploader?
     let settingsSync: SettingsSync?
+    var deliveries: DeliveryServices? = nil
 
     func handle(_ action: CheckInFeature.Action) {
         switch action {
         case .delegate(.checkInStored):
             uploader?.checkInStored()
+            deliveries?.checkInStored()
             settingsSync?.sync()
         case .delegate(.settingsSaved), .checkInSettingsResponse(.success):
             settingsSync?.sync()

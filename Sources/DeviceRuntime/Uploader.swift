@@ -10,6 +10,11 @@ struct UploadQueue: Sendable {
     var pending: @Sendable (_ limit: Int) async throws(StoreFailure) -> [CheckInRecord]
     var markUploaded: @Sendable (_ ids: [CheckInID], _ at: WallTime) async throws(StoreFailure) -> Int
     var depth: @Sendable () async throws(StoreFailure) -> Int
+    /// Flags check-ins the target refused for good: they leave the queue, keeping the message.
+    var markRefused: @Sendable (_ refusals: [RefusedItem]) async throws(StoreFailure) -> Int
+    /// The refused check-ins, oldest first, and how many there are in all.
+    var refused: @Sendable (_ limit: Int) async throws(StoreFailure) -> [RefusedCheckIn]
+    var refusedCount: @Sendable () async throws(StoreFailure) -> Int
 }
 
 /// Drains the queue to the backend: in order, in batches, as soon as a check-in is stored, and again
@@ -46,8 +51,11 @@ final class Uploader {
     private var nextRetry: WallTime?
     private(set) var consecutiveFailures = 0
     private(set) var uploadedSinceStart = 0
+    private(set) var refusedSinceStart = 0
 
     private var task: Task<Void, Never>?
+    /// The backoff wait in progress; cancelling it retries at once (the network came back).
+    private var backoff: Task<Void, Never>?
     private var waiter: CheckedContinuation<Void, Never>?
     private var kicked = false
     private var stopped = false
@@ -77,18 +85,29 @@ final class Uploader {
         }
     }
 
+    /// The network may be back (a default route or an address appeared): a retry that is waiting
+    /// out its backoff happens now. Permanent failures still wait for a check-in or a restart.
+    func networkChanged() {
+        guard state == .waitingToRetry, let backoff else { return }
+        logger.info("network changed: retrying the upload now instead of at the end of the backoff")
+        backoff.cancel()
+    }
+
     /// Stops after the request in flight, if any (its rows stay queued unless acknowledged).
     func stop() {
         stopped = true
         task?.cancel()
+        backoff?.cancel()
         checkInStored()
     }
 
     var report: UplinkReport {
-        UplinkReport(endpoint: client.endpoint, state: state.rawValue, lastResult: lastResult, lastMessage: lastMessage,
-                     lastAttempt: lastAttempt?.iso8601, lastSuccess: lastSuccess?.iso8601,
-                     nextRetry: state == .waitingToRetry ? nextRetry?.iso8601 : nil,
-                     consecutiveFailures: consecutiveFailures, uploadedSinceStart: uploadedSinceStart)
+        var report = UplinkReport(endpoint: client.endpoint, state: state.rawValue, lastResult: lastResult,
+                                  lastMessage: lastMessage, lastAttempt: lastAttempt?.iso8601, lastSuccess: lastSuccess?.iso8601,
+                                  nextRetry: state == .waitingToRetry ? nextRetry?.iso8601 : nil,
+                                  consecutiveFailures: consecutiveFailures, uploadedSinceStart: uploadedSinceStart)
+        report.refusedSinceStart = refusedSinceStart
+        return report
     }
 
     // MARK: The loop
@@ -105,7 +124,10 @@ final class Uploader {
             case .drained, .permanentFailure:
                 await nextCheckIn()
             case let .retry(delay):
-                do { try await clock.sleep(delay) } catch { return }
+                let wait = Task { [clock] in _ = try? await clock.sleep(delay) }
+                backoff = wait
+                await wait.value
+                backoff = nil
             }
         }
     }
@@ -133,34 +155,46 @@ final class Uploader {
             }
             state = .uploading
             lastAttempt = clock.now().wall
-            switch await client.uploadCheckIns(batch) {
+            switch await client.uploadBatch(batch) {
             case let .failure(failure):
                 return failed(failure)
-            case let .success(ids):
+            case let .success(outcome):
                 let sent = Set(batch.map(\.id))
-                let acknowledged = ids.filter { sent.contains($0) }
-                guard !acknowledged.isEmpty else {
+                let acknowledged = outcome.acknowledged.filter { sent.contains($0) }
+                let refused = outcome.refused.filter { sent.contains($0.id) && !acknowledged.contains($0.id) }
+                guard !acknowledged.isEmpty || !refused.isEmpty else {
                     return failed(UplinkFailure(.transient, "\(client.endpoint) acknowledged none of the "
                                                 + "\(batch.count) check-ins sent; they stay queued"))
                 }
                 let marked: Int
                 do {
                     marked = try await queue.markUploaded(acknowledged, clock.now().wall)
+                    if !refused.isEmpty { _ = try await queue.markRefused(refused) }
                 } catch {
-                    return failed(UplinkFailure(.transient, "uploaded, but could not mark the check-ins as uploaded "
-                                                + "(they will be sent again): \(error.message)"))
+                    return failed(UplinkFailure(.transient, "uploaded, but could not record the server's answer "
+                                                + "(the check-ins will be sent again): \(error.message)"))
                 }
-                succeeded(sent: batch.count, acknowledged: acknowledged.count, marked: marked)
+                for item in refused {
+                    logger.error("\(client.endpoint) refused check-in \(item.id) for good; it leaves the upload queue (`lifesignalctl queue` lists it): \(item.message)")
+                }
+                succeeded(sent: batch.count, acknowledged: acknowledged.count, refused: refused, marked: marked)
             }
         }
         return .drained
     }
 
-    private func succeeded(sent: Int, acknowledged: Int, marked: Int) {
+    private func succeeded(sent: Int, acknowledged: Int, refused: [RefusedItem], marked: Int) {
         uploadedSinceStart += marked
+        refusedSinceStart += refused.count
         lastSuccess = clock.now().wall
         lastResult = "ok"
-        lastMessage = acknowledged < sent ? "the server acknowledged \(acknowledged) of \(sent) check-ins; the rest are sent again" : nil
+        lastMessage = if let first = refused.first {
+            "the server refused \(refused.count) of \(sent) check-ins (e.g. \(first.id): \(first.message))"
+        } else if acknowledged < sent {
+            "the server acknowledged \(acknowledged) of \(sent) check-ins; the rest are sent again"
+        } else {
+            nil
+        }
         consecutiveFailures = 0
         nextRetry = nil
         logger.info("uploaded check-ins", metadata: [

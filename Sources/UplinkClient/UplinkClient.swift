@@ -15,6 +15,11 @@ public struct UplinkClient: Sendable {
     public var pushSettings: @Sendable (RemoteSettings) async -> Result<SettingsPushOutcome, UplinkFailure>
     /// Where the client talks to, for status and logs (never includes the token).
     public var endpoint: String
+    /// Like `uploadCheckIns`, but also returns the ids the target refused for good (per-item
+    /// rejection). Defaults to `uploadCheckIns` with no refusals.
+    public var uploadBatch: @Sendable (_ batch: [CheckInRecord]) async -> Result<UploadOutcome, UplinkFailure>
+    /// Tells the target the device is alive (`POST /v1/heartbeat`).
+    public var sendHeartbeat: @Sendable (DeviceHeartbeat) async -> Result<Void, UplinkFailure>
 
     public init(
         endpoint: String,
@@ -24,12 +29,18 @@ public struct UplinkClient: Sendable {
         },
         pushSettings: @escaping @Sendable (RemoteSettings) async -> Result<SettingsPushOutcome, UplinkFailure> = { _ in
             .failure(UplinkFailure(.permanent, "settings sync is not available on this uplink"))
+        },
+        uploadBatch: (@Sendable (_ batch: [CheckInRecord]) async -> Result<UploadOutcome, UplinkFailure>)? = nil,
+        sendHeartbeat: @escaping @Sendable (DeviceHeartbeat) async -> Result<Void, UplinkFailure> = { _ in
+            .failure(UplinkFailure(.permanent, "heartbeats are not available on this uplink"))
         }
     ) {
         self.endpoint = endpoint
         self.uploadCheckIns = uploadCheckIns
         self.fetchSettings = fetchSettings
         self.pushSettings = pushSettings
+        self.uploadBatch = uploadBatch ?? { batch in await uploadCheckIns(batch).map { UploadOutcome(acknowledged: $0) } }
+        self.sendHeartbeat = sendHeartbeat
     }
 }
 

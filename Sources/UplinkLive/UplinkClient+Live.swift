@@ -17,16 +17,16 @@ extension UplinkClient {
         @Sendable func exchange(_ method: HTTPRequest.Method, _ url: String, _ body: [UInt8] = [])
             async -> Result<HTTPResponse, UplinkFailure> {
             let request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: timeout)
-            return await transport.perform(request).mapError { failure in
-                UplinkFailure(Self.kind(ofCurlCode: failure.code), "\(method.rawValue) \(url) failed: \(failure.message)")
-            }
+            return await transport.perform(request).mapError { Self.failure($0, request: "\(method.rawValue) \(url)") }
         }
+        @Sendable func upload(_ batch: [CheckInRecord]) async -> Result<UploadOutcome, UplinkFailure> {
+            let body = APICoding.encode(CheckInBatch(checkIns: batch.map(UploadedCheckIn.init)))
+            return await exchange(.post, checkInsURL, body).flatMap { Self.acknowledgedIDs($0, url: checkInsURL) }
+        }
+        let heartbeatURL = base + DeviceAPIPath.heartbeat
         return UplinkClient(
             endpoint: base,
-            uploadCheckIns: { batch in
-                let body = APICoding.encode(CheckInBatch(checkIns: batch.map(UploadedCheckIn.init)))
-                return await exchange(.post, checkInsURL, body).flatMap { Self.acknowledgedIDs($0, url: checkInsURL) }
-            },
+            uploadCheckIns: { batch in await upload(batch).map(\.acknowledged) },
             fetchSettings: {
                 await exchange(.get, settingsURL).flatMap { response in
                     guard (200..<300).contains(response.status) else {
@@ -47,6 +47,15 @@ extension UplinkClient {
                     default: return .failure(failure(response, request: request))
                     }
                 }
+            },
+            uploadBatch: upload,
+            sendHeartbeat: { heartbeat in
+                let body = APICoding.encode(Heartbeat(bootId: heartbeat.bootID, uptimeSeconds: heartbeat.uptime.wholeSeconds,
+                                                      queueDepth: heartbeat.queueDepth))
+                return await exchange(.post, heartbeatURL, body).flatMap { response in
+                    (200..<300).contains(response.status) ? .success(())
+                        : .failure(failure(response, request: "POST \(heartbeatURL)"))
+                }
             }
         )
     }
@@ -64,14 +73,18 @@ extension UplinkClient {
         }
     }
 
-    /// The ids of a 2xx reply, or the failure a non-2xx or unreadable reply means.
-    static func acknowledgedIDs(_ response: HTTPResponse, url: String) -> Result<[CheckInID], UplinkFailure> {
+    /// The acknowledged and refused ids of a 2xx reply, or the failure a non-2xx or unreadable reply means.
+    static func acknowledgedIDs(_ response: HTTPResponse, url: String) -> Result<UploadOutcome, UplinkFailure> {
         guard (200..<300).contains(response.status) else {
             return .failure(failure(response, request: "POST \(url)"))
         }
         switch APICoding.decode(CheckInAcknowledgement.self, from: response.body) {
         case let .success(acknowledgement):
-            return .success(acknowledgement.acknowledged.compactMap { CheckInID($0) })
+            let refused = (acknowledgement.rejected ?? []).compactMap { item in
+                CheckInID(item.id).map { RefusedItem(id: $0, message: item.error) }
+            }
+            return .success(UploadOutcome(acknowledged: acknowledgement.acknowledged.compactMap { CheckInID($0) },
+                                          refused: refused))
         case let .failure(problem):
             return .failure(UplinkFailure(.permanent, "POST \(url) answered \(response.status) with a reply the device "
                 + "cannot read (\(problem.message)); is the URL the LifeSignal device API?", httpStatus: response.status))
@@ -90,6 +103,17 @@ extension UplinkClient {
         if !serverMessage.isEmpty { message += ": \(serverMessage)" }
         return UplinkFailure(UplinkFailure.kind(ofHTTPStatus: response.status), message,
                              httpStatus: response.status, retryAfter: retryAfter)
+    }
+
+    /// No response: libcurl's failure, classified, with a hint when the server's certificate is not trusted.
+    static func failure(_ failure: TransportFailure, request: String) -> UplinkFailure {
+        var message = "\(request) failed: \(failure.message)"
+        if [60, 83, 90].contains(failure.code) {  // peer verification, issuer check, pinned key
+            message += " (the server's TLS certificate is not trusted by this device's CA store; the device will not "
+                + "send to it: give the server a certificate from a public CA, or install its CA on the device "
+                + "with update-ca-certificates)"
+        }
+        return UplinkFailure(kind(ofCurlCode: failure.code), message)
     }
 
     /// Failures before any response. Configuration and trust problems will not go away by

@@ -23,14 +23,14 @@ final class CheckInDatabaseTests: XCTestCase {
         try directory.write([], to: path)
         let database = try CheckInDatabase.open(path: path)
         let version = try await database.pragma("user_version")
-        XCTAssertEqual(version, "1")
+        XCTAssertEqual(version, "2")
 
         // A second connection (WAL lets it read alongside) sees the tables the store created.
         let inspector = try Connection(path: path, mode: .readOnly)
         let select = try inspector.prepare("SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
         var names: [String] = []
         while try select.step() { names.append(try select.text(at: 0)) }
-        XCTAssertEqual(names, ["check_ins", "check_ins_pending", "settings"])
+        XCTAssertEqual(names, ["check_ins", "check_ins_pending", "deliveries", "delivery_targets", "settings"])
         withExtendedLifetime(database) {}
     }
 
@@ -182,7 +182,7 @@ final class CheckInDatabaseTests: XCTestCase {
         let version = try await reopened.pragma("user_version")
         XCTAssertEqual(history, recorded.reversed())
         XCTAssertEqual(loaded, settings)
-        XCTAssertEqual(version, "1")
+        XCTAssertEqual(version, "2")
     }
 
     func testTheClientInterfaceReachesTheDatabase() async throws {

@@ -42,7 +42,7 @@ final class StoreFailureTests: XCTestCase {
         XCTAssertEqual(failure.kind, .newerSchema)
         XCTAssertTrue(failure.message.contains(path), failure.message)
         XCTAssertTrue(failure.message.contains("99"), failure.message)
-        XCTAssertTrue(failure.message.contains("up to 1"), failure.message)
+        XCTAssertTrue(failure.message.contains("up to 2"), failure.message)
         XCTAssertEqual(try directory.read(path), before)
         XCTAssertFalse(directory.exists(path + "-wal"), "no WAL may be started on a file we refuse")
     }
