@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// Tells the device when the network may be back: a default route or a global address appeared
 /// (`RouteMessages`). An AF_NETLINK/NETLINK_ROUTE socket joined to the address and route groups,
@@ -8,9 +7,7 @@ import Synchronization
 /// RestrictAddressFamilies= must allow AF_NETLINK.
 public final class NetworkMonitor: Sendable {
     private let socket: Int32
-    private let wakeup: WakeupEvent
-    private let stopping = Atomic<Bool>(false)
-    private let thread: Mutex<DedicatedThread?> = Mutex(nil)
+    private let loop: StoppableThread
 
     /// Opens the socket and starts watching; `onChange` runs on the monitor's thread, at most once
     /// per datagram that holds a relevant message (or when the kernel dropped messages for us).
@@ -18,13 +15,12 @@ public final class NetworkMonitor: Sendable {
         let socket = try openRouteSocket()
         let monitor: NetworkMonitor
         do {
-            monitor = NetworkMonitor(socket: socket, wakeup: try WakeupEvent())
+            monitor = NetworkMonitor(socket: socket, loop: try StoppableThread())
         } catch {
             close(socket)
             throw error
         }
-        let thread = try DedicatedThread.start(name: "netlink") { monitor.run(onChange: onChange) }
-        monitor.thread.withLock { $0 = thread }
+        try monitor.loop.start(name: "netlink") { monitor.run(onChange: onChange) }
         return monitor
     }
 
@@ -45,16 +41,14 @@ public final class NetworkMonitor: Sendable {
         return descriptor
     }
 
-    private init(socket: Int32, wakeup: WakeupEvent) {
+    private init(socket: Int32, loop: StoppableThread) {
         self.socket = socket
-        self.wakeup = wakeup
+        self.loop = loop
     }
 
     /// Stops the thread and waits for it. Idempotent.
     public func stop() {
-        stopping.store(true, ordering: .sequentiallyConsistent)
-        wakeup.signal()
-        thread.withLock { $0 }?.join()
+        loop.stop()
     }
 
     deinit {
@@ -63,15 +57,15 @@ public final class NetworkMonitor: Sendable {
 
     private func run(onChange: @Sendable () -> Void) {
         var descriptors = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
+                           pollfd(fd: loop.wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
         var buffer = [UInt8](repeating: 0, count: 32 * 1024)
-        while !stopping.load(ordering: .sequentiallyConsistent) {
+        while !loop.isStopping {
             let ready = poll(&descriptors, nfds_t(descriptors.count), -1)
             if ready < 0 {
                 if errno == EINTR { continue }
                 return
             }
-            if stopping.load(ordering: .sequentiallyConsistent) { return }
+            if loop.isStopping { return }
             guard descriptors[0].revents != 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if count < 0 {
