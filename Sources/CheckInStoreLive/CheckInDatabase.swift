@@ -61,7 +61,7 @@ public actor CheckInDatabase {
         guard limit > 0 else { return [] }
         return try fetchRecords(
             """
-            SELECT \(CheckInRow.columns) FROM check_ins WHERE uploaded_at_us IS NULL
+            SELECT \(CheckInRow.columns) FROM check_ins WHERE uploaded_at_us IS NULL AND upload_rejection IS NULL
             ORDER BY insertion_order ASC LIMIT ?1
             """,
             limit: limit, while: "read the pending check-ins")
@@ -98,7 +98,8 @@ public actor CheckInDatabase {
     }
 
     public func pendingUploadCount() throws(StoreFailure) -> Int {
-        try countRows("SELECT count(*) FROM check_ins WHERE uploaded_at_us IS NULL", while: "count pending uploads")
+        try countRows("SELECT count(*) FROM check_ins WHERE uploaded_at_us IS NULL AND upload_rejection IS NULL",
+                      while: "count pending uploads")
     }
 
     /// All stored check-ins.
@@ -184,7 +185,7 @@ public actor CheckInDatabase {
         return insert
     }
 
-    private func fetchRecords(_ sql: String, limit: Int, while action: String) throws(StoreFailure) -> [CheckInRecord] {
+    func fetchRecords(_ sql: String, limit: Int, while action: String) throws(StoreFailure) -> [CheckInRecord] {
         var records: [CheckInRecord] = []
         do throws(SQLiteError) {
             let select = try connection.prepare(sql)

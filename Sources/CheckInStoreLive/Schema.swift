@@ -8,6 +8,7 @@ enum Schema {
         notificationsVersion,
         pingsVersion,
         alertsVersion,
+        deliveryTargetsAndRejections,
     ]
 
     /// The version this code writes and understands.
@@ -140,6 +141,33 @@ enum Schema {
             -- NULL until the backend has acknowledged the alert.
             uploaded_at_us INTEGER
         ) STRICT
+        """,
+    ]
+
+    /// Refusals and further targets (docs/uplink.md, docs/healthchecks.md): a check-in the backend refused by id keeps the
+    /// server's message and leaves the upload queue; and delivery state per further target (a
+    /// healthchecks check), each on its own, so one target being down never holds up another.
+    static let deliveryTargetsAndRejections = [
+        """
+        ALTER TABLE check_ins ADD COLUMN upload_rejection TEXT
+        """,
+        """
+        CREATE TABLE delivery_targets (
+            target TEXT PRIMARY KEY NOT NULL,
+            -- Check-ins recorded before the target was first configured are not delivered to it.
+            first_insertion_order INTEGER NOT NULL
+        ) STRICT
+        """,
+        """
+        CREATE TABLE deliveries (
+            target TEXT NOT NULL REFERENCES delivery_targets (target),
+            check_in_id TEXT NOT NULL REFERENCES check_ins (id),
+            -- Exactly one of: delivered (the target answered 2xx) or refused for good with its message.
+            delivered_at_us INTEGER,
+            rejection TEXT,
+            CHECK ((delivered_at_us IS NULL) <> (rejection IS NULL)),
+            PRIMARY KEY (target, check_in_id)
+        ) STRICT, WITHOUT ROWID
         """,
     ]
 }

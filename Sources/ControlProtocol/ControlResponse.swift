@@ -67,6 +67,8 @@ public struct StatusReport: Codable, Hashable, Sendable {
     public var oldestNotUploaded: String?
     /// True when that check-in has waited longer than `[uplink] stale_after` (the LEDs show it).
     public var uploadStale: Bool?
+    /// The pings to a healthchecks.io-compatible check; nil without `[healthchecks]`.
+    public var healthchecks: UplinkReport? = nil
 
     public init(phase: String, indicator: String, lastCheckIn: CheckInReport?, deadline: String?, secondsLeft: Int64?,
                 settings: SettingsReport, leds: [LEDReport], queueDepth: Int, error: String?, isCheckingIn: Bool,

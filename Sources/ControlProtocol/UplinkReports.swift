@@ -18,6 +18,10 @@ public struct UplinkReport: Codable, Hashable, Sendable {
     public var consecutiveFailures: Int
     /// Check-ins acknowledged by the backend since the daemon started.
     public var uploadedSinceStart: Int
+    /// Check-ins the target refused for good (by id) since the daemon started.
+    public var refusedSinceStart: Int? = nil
+    /// The device heartbeat to this target; nil when it sends none.
+    public var heartbeat: HeartbeatReport? = nil
 
     public init(endpoint: String, state: String, lastResult: String?, lastMessage: String?, lastAttempt: String?,
                 lastSuccess: String?, nextRetry: String?, consecutiveFailures: Int, uploadedSinceStart: Int) {
@@ -41,6 +45,12 @@ public struct QueueReport: Codable, Hashable, Sendable {
     public var oldestPending: CheckInReport?
     /// Nil when no uplink is configured (an offline device: the queue only grows).
     public var uplink: UplinkReport?
+    /// Check-ins the backend refused for good (oldest first, at most 20): out of the queue, kept on the device.
+    public var refused: [RefusedCheckInReport]? = nil
+    /// How many the backend refused in all.
+    public var refusedCount: Int? = nil
+    /// The healthchecks check's queue; nil without `[healthchecks] check_in_url`.
+    public var healthchecks: TargetQueueReport? = nil
 
     public init(depth: Int, oldestPending: CheckInReport?, uplink: UplinkReport?) {
         self.depth = depth
@@ -69,5 +79,49 @@ public struct PingsReport: Codable, Hashable, Sendable {
         self.listener = listener
         self.listenerMessage = listenerMessage
         self.responseUpload = responseUpload
+    }
+}
+
+/// A check-in a target refused by id, with the target's message.
+public struct RefusedCheckInReport: Codable, Hashable, Sendable {
+    public var checkIn: CheckInReport
+    public var message: String
+
+    public init(checkIn: CheckInReport, message: String) {
+        self.checkIn = checkIn
+        self.message = message
+    }
+}
+
+/// A further target's queue (a healthchecks check): its own depth, refusals and state.
+public struct TargetQueueReport: Codable, Hashable, Sendable {
+    public var depth: Int
+    public var refused: [RefusedCheckInReport]
+    public var state: UplinkReport?
+
+    public init(depth: Int, refused: [RefusedCheckInReport], state: UplinkReport?) {
+        self.depth = depth
+        self.refused = refused
+        self.state = state
+    }
+}
+
+/// The periodic "device alive" message to a target.
+public struct HeartbeatReport: Codable, Hashable, Sendable {
+    /// Where it goes (a ping URL is shown shortened: it is a secret).
+    public var endpoint: String
+    public var periodSeconds: Int64
+    /// ISO 8601 UTC times.
+    public var lastAttempt: String?
+    public var lastSuccess: String?
+    /// Why the last one failed; nil when it succeeded (or none was sent yet).
+    public var lastError: String?
+
+    public init(endpoint: String, periodSeconds: Int64, lastAttempt: String?, lastSuccess: String?, lastError: String?) {
+        self.endpoint = endpoint
+        self.periodSeconds = periodSeconds
+        self.lastAttempt = lastAttempt
+        self.lastSuccess = lastSuccess
+        self.lastError = lastError
     }
 }

@@ -43,6 +43,8 @@ public struct ServerStats: Codable, Hashable, Sendable {
     public var pingResponsesReceived: Int = 0
     /// Alerts received (successful `POST /v1/alerts`), duplicates included.
     public var alertsReceived: Int = 0
+    /// Check-ins refused by id in otherwise accepted batches (per-item rejection).
+    public var checkInsRejected: Int = 0
     /// Device API requests by operation, e.g. `POST /v1/check-ins`, faulted ones included.
     public var requestsByOperation: [String: Int] = [:]
 }
@@ -88,9 +90,12 @@ public struct FaultUpdate: Codable, Hashable, Sendable {
     public var latencyMilliseconds: Int?
     /// Forget every fault first.
     public var clear: Bool?
+    /// Check-in ids to refuse by id (per-item rejection) in every batch that carries them, until cleared.
+    public var rejectCheckInIDs: [String]?
 
     public init(schedule: [Fault]? = nil, errorRate: Double? = nil, errorStatus: Int? = nil,
-                latencyMilliseconds: Int? = nil, clear: Bool? = nil) {
+                latencyMilliseconds: Int? = nil, clear: Bool? = nil, rejectCheckInIDs: [String]? = nil) {
+        self.rejectCheckInIDs = rejectCheckInIDs
         self.schedule = schedule
         self.errorRate = errorRate
         self.errorStatus = errorStatus

@@ -113,6 +113,11 @@ public final class DevServer: Sendable {
         routes.stats.withLock { $0 }
     }
 
+    /// The healthchecks-style pings received at `/ping/...`, in arrival order.
+    public var healthchecksPings: [RecordedPing] {
+        routes.healthchecksRoute.recorded
+    }
+
     /// A device's settings as the server has them (the defaults, version 0, if never set).
     public func settings(device: String) throws(DevServerError) -> DeviceSettings {
         do {
@@ -146,6 +151,8 @@ final class Routes: Sendable {
     let stats = Mutex(ServerStats())
     /// Wakes `GET /v1/pings` long polls when a ping is created.
     let pingSignal = PingSignal()
+    /// The healthchecks.io-compatible ping endpoints (`/ping/...`).
+    let healthchecksRoute = HealthchecksRoute()
     static let maxBatch = 1000
 
     init(store: DevStore, tokens: [String: String], plan: FaultPlan) {
@@ -156,7 +163,11 @@ final class Routes: Sendable {
 
     func handle(_ request: ServerRequest) -> HTTPServer.Outcome {
         if request.path.hasPrefix("/admin/") { return .respond(admin(request)) }
-        guard request.path.hasPrefix("/v1/") else { return .respond(.error(404, "no such path: \(request.path)")) }
+        let isPing = request.path.hasPrefix(HealthchecksRoute.prefix)
+        guard request.path.hasPrefix("/v1/") || isPing else { return .respond(.error(404, "no such path: \(request.path)")) }
+        func serve(_ request: ServerRequest) -> ServerResponse {
+            isPing ? healthchecksRoute.handle(request, receivedAt: Self.now()) : deviceAPI(request)
+        }
         stats.withLock { stats in
             stats.deviceRequests += 1
             stats.requestsByOperation["\(request.method) \(request.path)", default: 0] += 1
@@ -177,12 +188,12 @@ final class Routes: Sendable {
                 return .respond(ServerResponse(status: 200, body: Array("<html>surprise</html>".utf8)))
             case .delay:
                 sleepMilliseconds(fault.delayMilliseconds ?? 1000)
-            case .dropAfterStore:  // stores check-ins or alerts, then loses the acknowledgement
-                _ = deviceAPI(request)
+            case .dropAfterStore:  // stores check-ins, alerts or healthchecks pings, then loses the acknowledgement
+                _ = serve(request)
                 return .drop
             }
         }
-        return .respond(deviceAPI(request))
+        return .respond(serve(request))
     }
 
     // MARK: Device API
@@ -257,13 +268,23 @@ final class Routes: Sendable {
         guard batch.checkIns.count <= Self.maxBatch else {
             return .error(413, "a batch may hold at most \(Self.maxBatch) check-ins, this one has \(batch.checkIns.count)")
         }
+        // Per-item rejection: an item the server will never store is refused by id with the
+        // reason; the rest of the batch is stored and acknowledged as usual.
+        let refusedIDs = plan.withLock { $0.rejectedCheckInIDs }
+        var accepted: [UploadedCheckIn] = []
+        var rejected: [RejectedCheckIn] = []
         for (index, item) in batch.checkIns.enumerated() {
             if let problem = Self.problem(with: item) {
-                return .error(400, "checkIns[\(index)] (id \(item.id)): \(problem)")
+                rejected.append(RejectedCheckIn(id: item.id, error: "checkIns[\(index)]: \(problem)"))
+            } else if refusedIDs.contains(item.id) {
+                rejected.append(RejectedCheckIn(id: item.id, error: "checkIns[\(index)]: refused by an injected fault "
+                                                + "(rejectCheckInIDs)"))
+            } else {
+                accepted.append(item)
             }
         }
         do {
-            try store.store(batch.checkIns, device: device, receivedAt: Self.now())
+            try store.store(accepted, device: device, receivedAt: Self.now())
         } catch {
             return .error(500, "could not store the check-ins: \(error)")
         }
@@ -271,8 +292,9 @@ final class Routes: Sendable {
             stats.checkInBatches += 1
             stats.largestBatch = max(stats.largestBatch, batch.checkIns.count)
             stats.checkInsReceived += batch.checkIns.count
+            stats.checkInsRejected += rejected.count
         }
-        return .json(CheckInAcknowledgement(acknowledged: batch.checkIns.map(\.id)))
+        return .json(CheckInAcknowledgement(acknowledged: accepted.map(\.id), rejected: rejected.isEmpty ? nil : rejected))
     }
 
     /// A help alert, stored once per id; a real backend would notify the responders on the first receipt.
@@ -379,6 +401,8 @@ final class Routes: Sendable {
             } catch {
                 return .error(500, "could not read the alerts: \(error)")
             }
+        case ("GET", "/admin/healthchecks-pings"):
+            return .json(healthchecksRoute.recorded)
         case ("GET", "/admin/stats"):
             return .json(stats.withLock { $0 })
         case ("PUT", "/admin/settings"):

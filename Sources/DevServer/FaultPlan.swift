@@ -4,6 +4,7 @@ struct FaultPlan: Sendable {
     var errorRate = 0.0
     var errorStatus = 503
     var latencyMilliseconds = 0
+    var rejectedCheckInIDs: Set<String> = []
 
     mutating func apply(_ update: FaultUpdate) {
         if update.clear == true { self = FaultPlan() }
@@ -11,6 +12,7 @@ struct FaultPlan: Sendable {
         if let rate = update.errorRate { errorRate = min(max(rate, 0), 1) }
         if let status = update.errorStatus { errorStatus = status }
         if let latency = update.latencyMilliseconds { latencyMilliseconds = max(latency, 0) }
+        rejectedCheckInIDs.formUnion(update.rejectCheckInIDs ?? [])
     }
 
     /// The fault for the next device API request, if any (consuming one use of a scheduled fault).

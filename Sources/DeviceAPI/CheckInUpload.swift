@@ -43,12 +43,27 @@ public struct UploadedCheckIn: Codable, Hashable, Sendable {
     }
 }
 
-/// The reply to `POST /v1/check-ins`: the ids the server has stored (newly or before).
+/// The reply to `POST /v1/check-ins`: the ids the server has stored (newly or before), and the
+/// ids it refused for good (per-item rejection), each with its reason.
 public struct CheckInAcknowledgement: Codable, Hashable, Sendable {
     public var acknowledged: [String]
+    /// Absent or empty when nothing was refused.
+    public var rejected: [RejectedCheckIn]?
 
-    public init(acknowledged: [String]) {
+    public init(acknowledged: [String], rejected: [RejectedCheckIn]? = nil) {
         self.acknowledged = acknowledged
+        self.rejected = rejected
+    }
+}
+
+/// One check-in of a batch the server will never store, and why (for the device's operator).
+public struct RejectedCheckIn: Codable, Hashable, Sendable {
+    public var id: String
+    public var error: String
+
+    public init(id: String, error: String) {
+        self.id = id
+        self.error = error
     }
 }
 

@@ -1,7 +1,6 @@
 import CLinuxSupport
 import Glibc
 public import LinuxIO
-import Synchronization
 
 /// Tells the device when the wall clock changes under it: set by an operator, stepped by NTP, or
 /// synchronised for the first time after a boot without a real-time clock.
@@ -13,9 +12,7 @@ import Synchronization
 /// with no timeout at all.
 public final class WallClockMonitor: Sendable {
     private let timer: Int32
-    private let wakeup: WakeupEvent
-    private let stopping = Atomic<Bool>(false)
-    private let thread: Mutex<DedicatedThread?> = Mutex(nil)
+    private let loop: StoppableThread
 
     /// How often the synchronisation state is looked at while the clock is not synchronised.
     public static let unsynchronizedCheck = Duration.seconds(60)
@@ -32,29 +29,26 @@ public final class WallClockMonitor: Sendable {
         guard timer >= 0 else { throw .current("timerfd_create", "CLOCK_REALTIME") }
         let monitor: WallClockMonitor
         do {
-            monitor = WallClockMonitor(timer: timer, wakeup: try WakeupEvent())
+            monitor = WallClockMonitor(timer: timer, loop: try StoppableThread())
         } catch {
             close(timer)
             throw error
         }
         try monitor.arm()
-        let thread = try DedicatedThread.start(name: "wall-clock") {
+        try monitor.loop.start(name: "wall-clock") {
             monitor.run(synchronization: synchronization, check: unsynchronizedCheck, onChange: onChange)
         }
-        monitor.thread.withLock { $0 = thread }
         return monitor
     }
 
-    private init(timer: Int32, wakeup: WakeupEvent) {
+    private init(timer: Int32, loop: StoppableThread) {
         self.timer = timer
-        self.wakeup = wakeup
+        self.loop = loop
     }
 
     /// Stops the thread and waits for it. Idempotent.
     public func stop() {
-        stopping.store(true, ordering: .sequentiallyConsistent)
-        wakeup.signal()
-        thread.withLock { $0 }?.join()
+        loop.stop()
     }
 
     deinit {
@@ -74,15 +68,15 @@ public final class WallClockMonitor: Sendable {
     private func run(synchronization: WallClockSynchronization, check: Duration, onChange: @Sendable () -> Void) {
         var wasSynchronized = synchronization.isSynchronized()
         var descriptors = [pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
-        while !stopping.load(ordering: .sequentiallyConsistent) {
+                           pollfd(fd: loop.wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
+        while !loop.isStopping {
             let timeout = wasSynchronized ? -1 : Int32(clamping: max(check.wholeMicroseconds / 1000, 1))
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
                 return  // cannot happen with valid descriptors; the countdown does not depend on it
             }
-            if stopping.load(ordering: .sequentiallyConsistent) { return }
+            if loop.isStopping { return }
             var changed = false
             if descriptors[0].revents != 0 {
                 var expirations: UInt64 = 0

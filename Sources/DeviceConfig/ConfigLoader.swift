@@ -230,6 +230,7 @@ struct ConfigLoader {
         var logLevel = value(table("log"), "log", "level", .info, ValueRules.choice(LogLevel.self))
         let uplink = readUplink(table("uplink"))
         let alert = readAlert(table("alert"))
+        let healthchecks = readHealthchecks(table("healthchecks"))
 
         let fileStorePath = optionalValue(table("store"), "store", "path",
                                           ValueRules.absolutePath("the store's database file"))
@@ -269,7 +270,8 @@ struct ConfigLoader {
             simulator: simulator,
             logLevel: logLevel,
             uplink: uplink,
-            alert: alert
+            alert: alert,
+            healthchecks: healthchecks
         )
     }
 

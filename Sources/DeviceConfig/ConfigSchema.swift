@@ -14,8 +14,10 @@ enum ConfigSchema {
         ("simulator", ["chatter_edges", "chatter_span", "terminal"]),
         ("log", ["level"]),
         ("developer", ["short_intervals"]),
-        ("uplink", ["url", "token_file", "batch_size", "timeout", "retry_max", "notifications_refresh", "stale_after"]),
+        ("uplink", ["url", "token_file", "batch_size", "timeout", "retry_max", "heartbeat", "notifications_refresh",
+                    "stale_after"]),
         ("alert", ["enabled", "cancel_window", "delivered_display"]),
+        ("healthchecks", ["check_in_url", "heartbeat_url", "heartbeat", "timeout", "retry_max", "late_after"]),
     ]
 
     /// Keys of each `[leds.<name>]` table.

@@ -32,6 +32,8 @@ public struct DeviceConfiguration: Hashable, Sendable {
     public var uplink: UplinkConfiguration?
     /// `[alert]`: the help alert a long press sends.
     public var alert: AlertConfiguration
+    /// `[healthchecks]`: a healthchecks.io-compatible instance pinged per check-in; nil = none.
+    public var healthchecks: HealthchecksConfiguration?
 
     /// The policy `configuredSettings` were checked against, and that settings changed at run time must pass.
     public var settingsPolicy: SettingsPolicy {
@@ -53,7 +55,8 @@ public struct DeviceConfiguration: Hashable, Sendable {
         simulator: SimulatorConfiguration = SimulatorConfiguration(),
         logLevel: LogLevel = .info,
         uplink: UplinkConfiguration? = nil,
-        alert: AlertConfiguration = AlertConfiguration()
+        alert: AlertConfiguration = AlertConfiguration(),
+        healthchecks: HealthchecksConfiguration? = nil
     ) {
         self.alert = alert
         self.configuredSettings = configuredSettings
@@ -68,6 +71,7 @@ public struct DeviceConfiguration: Hashable, Sendable {
         self.simulator = simulator
         self.logLevel = logLevel
         self.uplink = uplink
+        self.healthchecks = healthchecks
     }
 }
 

@@ -17,10 +17,12 @@ public struct UplinkConfiguration: Hashable, Sendable {
     public var notificationsRefresh: Duration
     /// Check-ins waiting longer than this for the backend's acknowledgement mark the LEDs (10s…7d).
     public var staleAfter: Duration
+    /// How often the device tells the backend it is alive (`POST /v1/heartbeat`), 1s…24h.
+    public var heartbeat: Duration
 
     public init(url: String, tokenFile: String, batchSize: Int = 500, timeout: Duration = .seconds(30),
                 retryMax: Duration = .seconds(900), notificationsRefresh: Duration = .seconds(300),
-                staleAfter: Duration = .seconds(3600)) {
+                staleAfter: Duration = .seconds(3600), heartbeat: Duration = UplinkConfiguration.defaultHeartbeat) {
         self.url = url
         self.staleAfter = staleAfter
         self.tokenFile = tokenFile
@@ -28,7 +30,12 @@ public struct UplinkConfiguration: Hashable, Sendable {
         self.timeout = timeout
         self.retryMax = retryMax
         self.notificationsRefresh = notificationsRefresh
+        self.heartbeat = heartbeat
     }
+
+    public static let defaultHeartbeat = Duration.seconds(900)
+    /// Heartbeat periods the config accepts (seconds for development against the dev server).
+    static let heartbeatRange = Duration.seconds(1) ... .seconds(86_400)
 }
 
 extension ConfigLoader {
@@ -44,6 +51,8 @@ extension ConfigLoader {
                                          ValueRules.duration(in: .seconds(10) ... .seconds(86_400)))
         let staleAfter = value(table, "uplink", "stale_after", .seconds(3600),
                                ValueRules.duration(in: .seconds(10) ... .seconds(7 * 86_400)))
+        let heartbeat = value(table, "uplink", "heartbeat", UplinkConfiguration.defaultHeartbeat,
+                              ValueRules.duration(in: UplinkConfiguration.heartbeatRange))
         guard table["url"] != nil else {
             if let first = table.entries.first {
                 report("uplink.url", atEntry: first, "[uplink] needs url = \"https://…\" (the backend); "
@@ -60,7 +69,7 @@ extension ConfigLoader {
             return nil
         }
         return UplinkConfiguration(url: url, tokenFile: tokenFile, batchSize: batchSize, timeout: timeout, retryMax: retryMax,
-                                   notificationsRefresh: notificationsRefresh, staleAfter: staleAfter)
+                                   notificationsRefresh: notificationsRefresh, staleAfter: staleAfter, heartbeat: heartbeat)
     }
 }
 
@@ -68,28 +77,39 @@ extension ValueRules {
     /// An http(s) base URL. Plain http would send the device's token in clear text, so it is only
     /// accepted for this machine (development against lifesignal-devserver).
     static func uplinkURL(_ value: ConfigValue) -> Result<String, Refusal> {
-        text("the backend's URL, e.g. \"https://api.example.org\"")(value).flatMap { url in
+        secretBearingURL("the backend's URL", example: "https://api.example.org", secret: "the device's token")(value)
+    }
+
+    /// An http(s) URL that carries or comes with a secret (a token, a ping URL's uuid), so plain
+    /// http is accepted only for this machine.
+    static func secretBearingURL(_ what: String, example: String, secret: String) -> Rule<String> {
+        { value in secretBearingURL(value, what: what, example: example, secret: secret) }
+    }
+
+    private static func secretBearingURL(_ value: ConfigValue, what: String, example: String, secret: String)
+        -> Result<String, Refusal> {
+        text("\(what), e.g. \"\(example)\"")(value).flatMap { url in
             let lower = url.lowercased()
             let scheme = lower.hasPrefix("https://") ? "https://" : lower.hasPrefix("http://") ? "http://" : nil
             guard let scheme else {
-                return .failure(Refusal("\"\(url)\" is not an http(s) URL; expected e.g. \"https://api.example.org\""))
+                return .failure(Refusal("\"\(url)\" is not an http(s) URL; expected e.g. \"\(example)\""))
             }
             let rest = lower.dropFirst(scheme.count)
             let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
             guard !authority.isEmpty, !url.contains(" ") else {
-                return .failure(Refusal("\"\(url)\" has no host; expected e.g. \"https://api.example.org\""))
+                return .failure(Refusal("\"\(url)\" has no host; expected e.g. \"\(example)\""))
             }
             guard !authority.contains("@") else {
-                return .failure(Refusal("the URL must not carry credentials (user@host); the token comes from token_file"))
+                return .failure(Refusal("the URL must not carry credentials (user@host)"))
             }
             guard !rest.contains("?"), !rest.contains("#") else {
-                return .failure(Refusal("the URL must be a base without query or fragment, e.g. \"https://api.example.org\""))
+                return .failure(Refusal("the URL must not have a query or fragment, e.g. \"\(example)\""))
             }
             if scheme == "http://" {
                 let host = authority.hasPrefix("[") ? String(authority.prefix { $0 != "]" }.dropFirst())
                     : String(authority.prefix { $0 != ":" })
                 guard ["127.0.0.1", "localhost", "::1"].contains(host) else {
-                    return .failure(Refusal("plain http would send the device's token unencrypted to \(host); "
+                    return .failure(Refusal("plain http would send \(secret) unencrypted to \(host); "
                                             + "use https:// (http:// is accepted only for 127.0.0.1, ::1 and localhost)"))
                 }
             }

@@ -24,6 +24,8 @@ final class ControlHandler {
     /// `lifesignalctl notifications` and its operations.
     var notifications: NotificationsControl?
     let pings: PingServices?
+    /// Heartbeats and healthchecks pings, for `status` and `queue`.
+    var deliveries: DeliveryServices?
     static let answerTimeout = Duration.seconds(10)
 
     init(store: Store<CheckInFeature>, storeClient: CheckInStoreClient, leds: LEDDriver, clock: DeviceClock,
@@ -166,8 +168,11 @@ final class ControlHandler {
         do {
             let depth = try await uploadQueue.depth()
             let oldest = try await uploadQueue.pending(1).first
-            return ControlResponse(queue: QueueReport(depth: depth, oldestPending: oldest.map(CheckInReport.init),
-                                                      uplink: uploader?.report))
+            var report = QueueReport(depth: depth, oldestPending: oldest.map(CheckInReport.init), uplink: uplinkReport)
+            report.refusedCount = try await uploadQueue.refusedCount()
+            report.refused = try await uploadQueue.refused(20).map(RefusedCheckInReport.init)
+            report.healthchecks = try await deliveries?.healthchecksQueueReport()
+            return ControlResponse(queue: report)
         } catch {
             return .failure("the upload queue could not be read: \(error.message)")
         }
@@ -191,7 +196,7 @@ final class ControlHandler {
         let secondsLeft: Int64? = state.lastCheckIn.map { last in
             (state.settings.interval - max(now.elapsed(since: last.at), .zero)).wholeSeconds
         }
-        return StatusReport(
+        var report = StatusReport(
             phase: state.phase.name,
             indicator: state.indicator.rawValue,
             lastCheckIn: state.lastCheckIn.map(CheckInReport.init),
@@ -207,12 +212,21 @@ final class ControlHandler {
             wallClockSynchronized: now.wallClockSynchronized,
             now: now.wall.iso8601,
             elapsedTimeUnknown: state.elapsedTimeUnknown,
-            uplink: uploader?.report,
+            uplink: uplinkReport,
             pings: await pingsReport(),
             alert: await alertReport(now: now),
             oldestNotUploaded: state.uploadBacklog.oldestPendingSince?.wall.iso8601,
             uploadStale: state.uploadBacklog.staleAfter == nil ? nil : state.uploadBacklog.isStale
         )
+        report.healthchecks = deliveries?.healthchecksReport
+        return report
+    }
+
+    /// The backend upload's state with its heartbeat's.
+    private var uplinkReport: UplinkReport? {
+        guard var report = uploader?.report else { return nil }
+        report.heartbeat = deliveries?.backendHeartbeat?.report
+        return report
     }
 
     private func alertReport(now: DeviceInstant) async -> AlertReport {

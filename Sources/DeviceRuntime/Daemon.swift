@@ -87,6 +87,12 @@ struct DeviceService: Service {
     }
 }
 
+extension DeviceService: CustomStringConvertible {
+    /// What swift-service-lifecycle logs for the service: never the configuration, which holds
+    /// secrets (a healthchecks ping URL lets anyone ping the check).
+    var description: String { "DeviceService" }
+}
+
 actor ExitCodeBox {
     private(set) var value: Int32 = 0
     func set(_ code: Int32) { value = code }

@@ -45,6 +45,8 @@ public final class Device {
     let notifications: Store<NotificationsFeature>
     let notificationWaiters = DelegateWaiters<NotificationsFeature.Action.Delegate>()
     let pings: PingServices?
+    /// Heartbeats, healthchecks pings and the network watcher (DeliveryServices).
+    let deliveries: DeliveryServices
 
     /// Opens the store and the GPIO lines. Nothing runs until `start()`.
     public init(configuration: DeviceConfiguration, clock: DeviceClock, logger: Logger) throws(StartupError) {
@@ -65,6 +67,8 @@ public final class Device {
         } else {
             pings = nil
         }
+        deliveries = try DeliveryServices.live(configuration, backend: uplink?.checkIns, backendQueue: uploadQueue,
+                                               store: storeSupervisor, clock: clock, logger: logger)
 
         let leds = configuration.ledLanguage.leds
         let connector: GPIOConnector
@@ -142,7 +146,8 @@ public final class Device {
         let featureLog = FeatureLog(logger: logger)
         var previous = store.state
         settingsSync = uplink.map { SettingsSync(client: $0.client, store: store, storeClient: storeSupervisor.client, logger: logger) }
-        let uplinkEvents = UplinkEvents(uplink: uplink, settingsSync: settingsSync, pingResponses: pings?.responseUploader)
+        let uplinkEvents = UplinkEvents(uplink: uplink, settingsSync: settingsSync, pingResponses: pings?.responseUploader,
+                                        deliveries: deliveries)
         uplinkEvents.forwardUploads(to: store)
         store.observe { [leds, waiters, uplinkEvents, weak self] state, action in
             if case let .delegate(delegate) = action { waiters.deliver(delegate) }
@@ -218,6 +223,9 @@ public final class Device {
             uploadQueue: uploadQueue, uploader: uploader, alertUploader: uplink?.alerts,
             alertsWaiting: { [alertQueue] () async throws(StoreFailure) in try await alertQueue.depth() }, pings: pings
         )
+        handler.deliveries = deliveries
+        if let alerts = uplink?.alerts { deliveries.alsoOnNetworkChange.append { alerts.networkChanged() } }
+        if let responses = pings?.responseUploader { deliveries.alsoOnNetworkChange.append { responses.networkChanged() } }
         let server = ControlServer(
             path: configuration.controlSocket,
             // Refusals in the protocol's own JSON, so lifesignalctl shows the reason, not a parse error.
@@ -231,6 +239,7 @@ public final class Device {
         controlServer = server
         handler.notifications = startNotifications()
         uplink?.start()
+        deliveries.start()
         pings?.start(feature: store, notifications: notifications, storeClient: storeSupervisor.client, logger: logger)
         logger.notice("lifesignald ready", metadata: [
             "store": "\(configuration.storePath)", "socket": "\(configuration.controlSocket)",
@@ -286,6 +295,7 @@ public final class Device {
         controlServer = nil
         pings?.stop()
         uplink?.stop()
+        deliveries.stop()
         store.send(.daemonStopping)
         // A durable write that is under way must complete: wait for effects (bounded).
         let deadline = clock.now().uptime + .seconds(5)

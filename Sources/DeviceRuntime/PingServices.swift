@@ -6,6 +6,7 @@ import ControlProtocol
 import NotificationsFeature
 import DeviceConfig
 import Logging
+import UplinkClient
 
 /// The ping side of the uplink: the listener that brings responders' pings in, and the uploader
 /// that takes the user's answers out (the check-in `Uploader`'s loop over the responses' queue).
@@ -18,7 +19,9 @@ final class PingServices {
     init(uploader: CheckInUploader, configuration: UplinkConfiguration, store: StoreSupervisor, logger: Logger) {
         responseQueue = .pingResponses(store)
         responseUploader = Uploader(
-            client: uploader.client, noun: "ping responses", send: uploader.client.respondToPings, queue: responseQueue,
+            client: uploader.client, noun: "ping responses", send: { [client = uploader.client] batch in
+                await client.respondToPings(batch).map { UploadOutcome(acknowledged: $0) }
+            }, queue: responseQueue,
             clock: uploader.clock, policy: Uplink.retryPolicy(configuration), batchSize: configuration.batchSize,
             logger: logger)
     }

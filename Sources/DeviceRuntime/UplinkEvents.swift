@@ -12,12 +12,14 @@ struct UplinkEvents {
     let uplink: Uplink?
     let settingsSync: SettingsSync?
     var pingResponses: Uploader<PingResponse>? = nil
+    var deliveries: DeliveryServices? = nil
 
     func handle(_ action: CheckInFeature.Action) {
         switch action {
         case .delegate(.checkInStored):
             uplink?.checkIns.itemStored()
             uplink?.alerts.itemStored()
+            deliveries?.checkInStored()
             settingsSync?.sync()
         case .delegate(.pingsAnswered):
             pingResponses?.itemStored()

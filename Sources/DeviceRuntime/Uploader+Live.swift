@@ -5,6 +5,7 @@ import DeviceClock
 import DeviceConfig
 import Logging
 import UplinkClient
+import Synchronization
 import UplinkLive
 
 extension UploadQueue where Item == CheckInRecord {
@@ -24,7 +25,49 @@ extension UploadQueue where Item == CheckInRecord {
         UploadQueue(
             pending: { limit async throws(StoreFailure) in try await database().pendingCheckIns(limit: limit) },
             markUploaded: { ids, time async throws(StoreFailure) in try await database().markUploaded(ids: ids, at: time) },
-            depth: { () async throws(StoreFailure) in try await database().pendingUploadCount() }
+            depth: { () async throws(StoreFailure) in try await database().pendingUploadCount() },
+            markRefused: { items async throws(StoreFailure) in
+                try await database().markUploadRefused(items.map { (id: $0.id, message: $0.message) })
+            },
+            refused: { limit async throws(StoreFailure) in try await database().refusedUploads(limit: limit) },
+            refusedCount: { () async throws(StoreFailure) in try await database().refusedUploadCount() }
+        )
+    }
+
+    /// The check-ins still to be delivered to a further `target` (a healthchecks check), each
+    /// target with its own state. The target is registered on first use, so it starts with the
+    /// check-ins recorded from then on.
+    static func deliveries(to target: String, _ database: CheckInDatabase) -> UploadQueue {
+        deliveries(to: target, opening: { database })
+    }
+
+    static func deliveries(to target: String, _ store: StoreSupervisor) -> UploadQueue {
+        deliveries(to: target, opening: { () async throws(StoreFailure) in try await store.openDatabase() })
+    }
+
+    private static func deliveries(
+        to target: String, opening open: @escaping @Sendable () async throws(StoreFailure) -> CheckInDatabase
+    ) -> UploadQueue {
+        let registered = OnceFlag()
+        @Sendable func database() async throws(StoreFailure) -> CheckInDatabase {
+            let database = try await open()
+            if !registered.isSet {
+                try await database.registerDeliveryTarget(target)  // idempotent, so a race costs one write
+                registered.set()
+            }
+            return database
+        }
+        return UploadQueue(
+            pending: { limit async throws(StoreFailure) in try await database().pendingDeliveries(target: target, limit: limit) },
+            markUploaded: { ids, time async throws(StoreFailure) in
+                try await database().markDelivered(target: target, ids: ids, at: time)
+            },
+            depth: { () async throws(StoreFailure) in try await database().pendingDeliveryCount(target: target) },
+            markRefused: { items async throws(StoreFailure) in
+                try await database().markDeliveryRefused(target: target, items.map { (id: $0.id, message: $0.message) })
+            },
+            refused: { limit async throws(StoreFailure) in try await database().refusedDeliveries(target: target, limit: limit) },
+            refusedCount: { () async throws(StoreFailure) in try await database().refusedDeliveries(target: target, limit: .max).count }
         )
     }
 }
@@ -125,4 +168,11 @@ struct Uplink {
         transport.shutdown()
         pollTransport.shutdown()
     }
+}
+
+/// A flag that is set once and read from any thread.
+private final class OnceFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
 }

@@ -6,14 +6,21 @@ import Logging
 import UplinkClient
 
 /// Rows waiting for upload (check-ins, alerts), oldest first, as the uploader sees the store.
-struct UploadQueue<Item: Identifiable & Sendable>: Sendable where Item.ID: Hashable & Sendable {
+struct UploadQueue<Item: Identifiable & Sendable>: Sendable where Item.ID == CheckInID {
     var pending: @Sendable (_ limit: Int) async throws(StoreFailure) -> [Item]
     var markUploaded: @Sendable (_ ids: [Item.ID], _ at: WallTime) async throws(StoreFailure) -> Int
     var depth: @Sendable () async throws(StoreFailure) -> Int
+    /// Flags rows the target refused for good: they leave the queue, keeping the message. Only the
+    /// check-in queues have refusals (a batch answer with per-item `rejected`); for the others a
+    /// refusal never arrives, and if one did the row would simply stay queued.
+    var markRefused: @Sendable (_ refusals: [RefusedItem]) async throws(StoreFailure) -> Int = { _ in 0 }
+    /// The refused check-ins, oldest first, and how many there are in all.
+    var refused: @Sendable (_ limit: Int) async throws(StoreFailure) -> [RefusedCheckIn] = { _ in [] }
+    var refusedCount: @Sendable () async throws(StoreFailure) -> Int = { 0 }
 }
 
 /// What an uploader tells its host as it goes (the feature's LEDs follow these).
-enum UploadEvent<Item: Identifiable & Sendable>: Sendable where Item.ID: Hashable & Sendable {
+enum UploadEvent<Item: Identifiable & Sendable>: Sendable where Item.ID == CheckInID {
     /// The oldest row the backend has not acknowledged, as last read (nil: the queue is empty).
     case oldestPending(Item?)
     /// The backend acknowledged these rows and they are marked uploaded.
@@ -34,7 +41,7 @@ typealias CheckInUploader = Uploader<CheckInRecord>
 /// failure is not retried blindly: the rows stay queued, the status and the log say why, and only
 /// a new row (or a restart) makes one new attempt.
 @MainActor
-final class Uploader<Item: Identifiable & Sendable> where Item.ID: Hashable & Sendable {
+final class Uploader<Item: Identifiable & Sendable> where Item.ID == CheckInID {
     enum State: String {
         case idle
         case uploading
@@ -44,8 +51,8 @@ final class Uploader<Item: Identifiable & Sendable> where Item.ID: Hashable & Se
     }
 
     let client: UplinkClient
-    /// The request that uploads one batch and returns the acknowledged ids.
-    private let send: @Sendable ([Item]) async -> Result<[Item.ID], UplinkFailure>
+    /// The request that uploads one batch and returns what the target acknowledged (and refused).
+    private let send: @Sendable ([Item]) async -> Result<UploadOutcome, UplinkFailure>
     /// What the rows are, plural, for logs and messages ("check-ins", "alerts").
     let noun: String
     private let queue: UploadQueue<Item>
@@ -63,8 +70,11 @@ final class Uploader<Item: Identifiable & Sendable> where Item.ID: Hashable & Se
     private var nextRetry: WallTime?
     private(set) var consecutiveFailures = 0
     private(set) var uploadedSinceStart = 0
+    private(set) var refusedSinceStart = 0
 
     private var task: Task<Void, Never>?
+    /// The backoff wait in progress; cancelling it retries at once (the network came back).
+    private var backoff: Task<Void, Never>?
     private var waiter: CheckedContinuation<Void, Never>?
     private var kicked = false
     private var stopped = false
@@ -75,7 +85,7 @@ final class Uploader<Item: Identifiable & Sendable> where Item.ID: Hashable & Se
     /// Called on the main actor with each `UploadEvent` (the host forwards them to the feature).
     var onEvent: ((UploadEvent<Item>) -> Void)?
 
-    init(client: UplinkClient, noun: String, send: @escaping @Sendable ([Item]) async -> Result<[Item.ID], UplinkFailure>,
+    init(client: UplinkClient, noun: String, send: @escaping @Sendable ([Item]) async -> Result<UploadOutcome, UplinkFailure>,
          queue: UploadQueue<Item>, clock: DeviceClock, policy: RetryPolicy, batchSize: Int, logger: Logger) {
         self.client = client
         self.noun = noun
@@ -103,18 +113,29 @@ final class Uploader<Item: Identifiable & Sendable> where Item.ID: Hashable & Se
         }
     }
 
+    /// The network may be back (a default route or an address appeared): a retry that is waiting
+    /// out its backoff happens now. Permanent failures still wait for a check-in or a restart.
+    func networkChanged() {
+        guard state == .waitingToRetry, let backoff else { return }
+        logger.info("network changed: retrying the upload now instead of at the end of the backoff")
+        backoff.cancel()
+    }
+
     /// Stops after the request in flight, if any (its rows stay queued unless acknowledged).
     func stop() {
         stopped = true
         task?.cancel()
+        backoff?.cancel()
         itemStored()
     }
 
     var report: UplinkReport {
-        UplinkReport(endpoint: client.endpoint, state: state.rawValue, lastResult: lastResult, lastMessage: lastMessage,
-                     lastAttempt: lastAttempt?.iso8601, lastSuccess: lastSuccess?.iso8601,
-                     nextRetry: state == .waitingToRetry ? nextRetry?.iso8601 : nil,
-                     consecutiveFailures: consecutiveFailures, uploadedSinceStart: uploadedSinceStart)
+        var report = UplinkReport(endpoint: client.endpoint, state: state.rawValue, lastResult: lastResult,
+                                  lastMessage: lastMessage, lastAttempt: lastAttempt?.iso8601, lastSuccess: lastSuccess?.iso8601,
+                                  nextRetry: state == .waitingToRetry ? nextRetry?.iso8601 : nil,
+                                  consecutiveFailures: consecutiveFailures, uploadedSinceStart: uploadedSinceStart)
+        report.refusedSinceStart = refusedSinceStart
+        return report
     }
 
     // MARK: The loop
@@ -131,7 +152,10 @@ final class Uploader<Item: Identifiable & Sendable> where Item.ID: Hashable & Se
             case .drained, .permanentFailure:
                 await nextItem()
             case let .retry(delay):
-                do { try await clock.sleep(delay) } catch { return }
+                let wait = Task { [clock] in _ = try? await clock.sleep(delay) }
+                backoff = wait
+                await wait.value
+                backoff = nil
             }
         }
     }
@@ -163,33 +187,45 @@ final class Uploader<Item: Identifiable & Sendable> where Item.ID: Hashable & Se
             switch await send(batch) {
             case let .failure(failure):
                 return failed(failure)
-            case let .success(ids):
+            case let .success(outcome):
                 let sent = Set(batch.map(\.id))
-                let acknowledged = ids.filter { sent.contains($0) }
-                guard !acknowledged.isEmpty else {
+                let acknowledged = outcome.acknowledged.filter { sent.contains($0) }
+                let refused = outcome.refused.filter { sent.contains($0.id) && !acknowledged.contains($0.id) }
+                guard !acknowledged.isEmpty || !refused.isEmpty else {
                     return failed(UplinkFailure(.transient, "\(client.endpoint) acknowledged none of the "
                                                 + "\(batch.count) \(noun) sent; they stay queued"))
                 }
                 let marked: Int
                 do {
                     marked = try await queue.markUploaded(acknowledged, clock.now().wall)
+                    if !refused.isEmpty { _ = try await queue.markRefused(refused) }
                 } catch {
-                    return failed(UplinkFailure(.transient, "uploaded, but could not mark the \(noun) as uploaded "
-                                                + "(they will be sent again): \(error.message)"))
+                    return failed(UplinkFailure(.transient, "uploaded, but could not record the server's answer "
+                                                + "(the \(noun) will be sent again): \(error.message)"))
                 }
-                succeeded(sent: batch.count, acknowledged: acknowledged.count, marked: marked)
+                for item in refused {
+                    logger.error("\(client.endpoint) refused \(item.id) for good; it leaves the \(noun) upload queue (`lifesignalctl queue` lists it): \(item.message)")
+                }
+                succeeded(sent: batch.count, acknowledged: acknowledged.count, refused: refused, marked: marked)
                 onEvent?(.acknowledged(acknowledged))
             }
         }
         return .drained
     }
 
-    private func succeeded(sent: Int, acknowledged: Int, marked: Int) {
+    private func succeeded(sent: Int, acknowledged: Int, refused: [RefusedItem], marked: Int) {
         if consecutiveFailures > 0 { onReconnected?() }
         uploadedSinceStart += marked
+        refusedSinceStart += refused.count
         lastSuccess = clock.now().wall
         lastResult = "ok"
-        lastMessage = acknowledged < sent ? "the server acknowledged \(acknowledged) of \(sent) \(noun); the rest are sent again" : nil
+        lastMessage = if let first = refused.first {
+            "the server refused \(refused.count) of \(sent) \(noun) (e.g. \(first.id): \(first.message))"
+        } else if acknowledged < sent {
+            "the server acknowledged \(acknowledged) of \(sent) \(noun); the rest are sent again"
+        } else {
+            nil
+        }
         consecutiveFailures = 0
         nextRetry = nil
         logger.info("uploaded \(noun)", metadata: [
@@ -229,10 +265,11 @@ final class Uploader<Item: Identifiable & Sendable> where Item.ID: Hashable & Se
 }
 
 extension Uploader where Item == CheckInRecord {
-    /// The check-ins' uploader: batches to `POST /v1/check-ins`.
+    /// A check-in uploader: batches to `POST /v1/check-ins`, or pings to a healthchecks check
+    /// (`client.uploadBatch` says which), with per-item refusals.
     convenience init(client: UplinkClient, queue: UploadQueue<CheckInRecord>, clock: DeviceClock, policy: RetryPolicy,
                      batchSize: Int, logger: Logger) {
-        self.init(client: client, noun: "check-ins", send: client.uploadCheckIns, queue: queue, clock: clock,
+        self.init(client: client, noun: "check-ins", send: client.uploadBatch, queue: queue, clock: clock,
                   policy: policy, batchSize: batchSize, logger: logger)
     }
 }
@@ -242,8 +279,8 @@ extension Uploader where Item == AlertRecord {
     convenience init(client: UplinkClient, queue: UploadQueue<AlertRecord>, clock: DeviceClock, policy: RetryPolicy,
                      logger: Logger) {
         self.init(client: client, noun: "alerts", send: { batch in
-            guard let alert = batch.first else { return .success([]) }
-            return await client.sendAlert(alert)
+            guard let alert = batch.first else { return .success(UploadOutcome(acknowledged: [])) }
+            return await client.sendAlert(alert).map { UploadOutcome(acknowledged: $0) }
         }, queue: queue, clock: clock, policy: policy, batchSize: 1, logger: logger)
     }
 }

@@ -11,7 +11,9 @@ struct Doctor: ParsableCommand {
             Checks, in order: the configuration is valid; the GPIO chip is present and accessible \
             to group gpio and the configured lines exist and are free (or simulated GPIO); the \
             check-in store exists, is writable and passes SQLite's integrity_check; the clock is \
-            synchronised; the daemon answers on its control socket. Run it as root (sudo) to see \
+            synchronised; the backend ([uplink]) accepts the device's token (token file readable, not \
+            world-readable, GET /v1/settings answered) and each healthchecks check answers (a /log \
+            entry, which does not change the check's state); the daemon answers on its control socket. Run it as root (sudo) to see \
             everything the service sees.
 
             Exit codes: 0 no problems (warnings may be printed); 1 at least one problem.
@@ -50,6 +52,7 @@ struct Doctor: ParsableCommand {
             findings += GPIOChipProbe.check(configuration)
             findings += StoreProbe.check(path: configuration.storePath)
             findings.append(clock())
+            findings += UplinkProbe.check(configuration)
             findings.append(daemon(socket: socket ?? configuration.controlSocket, environment: environment))
             return findings
         }

@@ -51,6 +51,7 @@ enum Formatting {
         lines.append(contentsOf: uplink(status.uplink))
         if let alert = status.alert { lines.append(contentsOf: Self.alert(alert)) }
         if let pings = status.pings, !pings.pending.isEmpty { lines.append(pendingPings(pings)) }
+        if let healthchecks = status.healthchecks { lines.append(contentsOf: uplink(healthchecks, name: "Healthchecks")) }
         if !status.wallClockSynchronized { lines.append("Note: the wall clock is not synchronised (no NTP yet)") }
         return lines.joined(separator: "\n")
     }
@@ -63,9 +64,9 @@ enum Formatting {
     ]
 
     /// The uplink's lines for `status` and `queue`.
-    static func uplink(_ report: UplinkReport?) -> [String] {
+    static func uplink(_ report: UplinkReport?, name: String = "Uplink") -> [String] {
         guard let report else { return ["Uplink: none configured (offline device; check-ins stay on the device)"] }
-        var lines = ["Uplink: \(report.endpoint) · \(uplinkStates[report.state] ?? report.state)"]
+        var lines = ["\(name): \(report.endpoint) · \(uplinkStates[report.state] ?? report.state)"]
         if let success = report.lastSuccess { lines.append("  last upload: \(localTime(success))") }
         if let result = report.lastResult, result != "ok", let attempt = report.lastAttempt {
             lines.append("  last attempt \(localTime(attempt)) failed (\(result.replacingUnderscores()), "
@@ -74,6 +75,28 @@ enum Formatting {
             lines.append("  note: \(message)")
         }
         if let retry = report.nextRetry { lines.append("  next attempt: \(localTime(retry))") }
+        if let heartbeat = report.heartbeat { lines.append(Self.heartbeat(heartbeat)) }
+        return lines
+    }
+
+    static func heartbeat(_ report: HeartbeatReport) -> String {
+        var line = "  heartbeat every \(DurationText.format(.seconds(report.periodSeconds))) to \(report.endpoint): "
+        if let error = report.lastError {
+            line += "last one failed (\(error))"
+            if let success = report.lastSuccess { line += "; last delivered \(localTime(success))" }
+        } else if let success = report.lastSuccess {
+            line += "last delivered \(localTime(success))"
+        } else {
+            line += "none sent yet"
+        }
+        return line
+    }
+
+    static func refused(_ refused: [RefusedCheckInReport], count: Int, by target: String) -> [String] {
+        guard count > 0 else { return [] }
+        var lines = ["\(count) check-in\(count == 1 ? "" : "s") refused for good by \(target) (kept on the device, not resent):"]
+        lines += refused.map { "  \(localTime($0.checkIn.time))  \($0.checkIn.id): \($0.message)" }
+        if count > refused.count { lines.append("  … and \(count - refused.count) more") }
         return lines
     }
 
@@ -106,6 +129,12 @@ enum Formatting {
         var lines = ["\(queue.depth) check-in\(queue.depth == 1 ? "" : "s") waiting for upload"]
         if let oldest = queue.oldestPending { lines.append("Oldest: \(localTime(oldest.time)) (id \(oldest.id))") }
         lines.append(contentsOf: uplink(queue.uplink))
+        lines.append(contentsOf: refused(queue.refused ?? [], count: queue.refusedCount ?? 0, by: "the backend"))
+        if let healthchecks = queue.healthchecks {
+            lines.append("\(healthchecks.depth) check-in\(healthchecks.depth == 1 ? "" : "s") waiting for the healthchecks check")
+            if let state = healthchecks.state { lines.append(contentsOf: uplink(state, name: "Healthchecks")) }
+            lines.append(contentsOf: refused(healthchecks.refused, count: healthchecks.refused.count, by: "the healthchecks check"))
+        }
         return lines.joined(separator: "\n")
     }
 

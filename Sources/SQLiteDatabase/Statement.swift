@@ -67,6 +67,11 @@ public final class Statement {
 
     /// Resets the statement and binds `values` to parameters 1, 2, … in order.
     public func bind(_ values: SQLiteValue...) throws(SQLiteError) {
+        try bind(values: values)
+    }
+
+    /// Resets the statement and binds `values` to parameters 1, 2, … in order.
+    public func bind(values: [SQLiteValue]) throws(SQLiteError) {
         reset()
         for (offset, value) in values.enumerated() {
             let parameter = Int32(offset + 1)

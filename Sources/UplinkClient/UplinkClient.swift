@@ -28,6 +28,11 @@ public struct UplinkClient: Sendable {
     public var sendAlert: @Sendable (AlertRecord) async -> Result<[AlertID], UplinkFailure>
     /// Where the client talks to, for status and logs (never includes the token).
     public var endpoint: String
+    /// Like `uploadCheckIns`, but also returns the ids the target refused for good (per-item
+    /// rejection). Defaults to `uploadCheckIns` with no refusals.
+    public var uploadBatch: @Sendable (_ batch: [CheckInRecord]) async -> Result<UploadOutcome, UplinkFailure>
+    /// Tells the target the device is alive (`POST /v1/heartbeat`).
+    public var sendHeartbeat: @Sendable (DeviceHeartbeat) async -> Result<Void, UplinkFailure>
 
     public init(
         endpoint: String,
@@ -52,6 +57,10 @@ public struct UplinkClient: Sendable {
         },
         sendAlert: @escaping @Sendable (AlertRecord) async -> Result<[AlertID], UplinkFailure> = { _ in
             .failure(UplinkFailure(.permanent, "help alerts are not available on this uplink"))
+        },
+        uploadBatch: (@Sendable (_ batch: [CheckInRecord]) async -> Result<UploadOutcome, UplinkFailure>)? = nil,
+        sendHeartbeat: @escaping @Sendable (DeviceHeartbeat) async -> Result<Void, UplinkFailure> = { _ in
+            .failure(UplinkFailure(.permanent, "heartbeats are not available on this uplink"))
         }
     ) {
         self.sendAlert = sendAlert
@@ -63,6 +72,8 @@ public struct UplinkClient: Sendable {
         self.pushNotificationChanges = pushNotificationChanges
         self.pendingPings = pendingPings
         self.respondToPings = respondToPings
+        self.uploadBatch = uploadBatch ?? { batch in await uploadCheckIns(batch).map { UploadOutcome(acknowledged: $0) } }
+        self.sendHeartbeat = sendHeartbeat
     }
 }
 

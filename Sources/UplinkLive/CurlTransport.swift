@@ -29,6 +29,21 @@ public final class CurlTransport: Sendable {
         }
     }
 
+    /// Sends `request` on the calling thread and blocks until it is done (for a command-line
+    /// tool such as `lifesignalctl doctor`; never in the daemon).
+    public static func performBlocking(_ request: HTTPRequest) -> Result<HTTPResponse, TransportFailure> {
+        _ = curlGlobalInitialization
+        guard let handle = curl_easy_init() else {
+            return .failure(TransportFailure(code: -1, message: "libcurl could not create a handle (out of memory?)"))
+        }
+        defer { curl_easy_cleanup(handle) }
+        guard let multi = curl_multi_init() else {
+            return .failure(TransportFailure(code: -1, message: "libcurl could not create a multi handle (out of memory?)"))
+        }
+        defer { curl_multi_cleanup(multi) }
+        return CurlExchange.perform(request, on: handle, multi: multi, shouldStop: { false })
+    }
+
     /// Stops the thread once the request in progress (if any) has finished; later requests fail.
     /// Returns at once unless `wait` is set (a request may take up to its timeout to finish).
     public func shutdown(wait: Bool = false) {
@@ -43,7 +58,7 @@ public final class CurlTransport: Sendable {
 
 /// libcurl requires `curl_global_init` before any other call and while no other thread uses it.
 /// A global is initialised exactly once, on first use, thread-safely.
-private let curlGlobalInitialization: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
+let curlGlobalInitialization: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
 
 /// The loop on the transport's thread. Only `submit` and `requestStop` are called from elsewhere.
 final class CurlWorker: Sendable {

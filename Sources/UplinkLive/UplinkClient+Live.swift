@@ -42,16 +42,18 @@ extension UplinkClient {
                                 longPoll: Duration? = nil) async -> Result<HTTPResponse, UplinkFailure> {
             let request = HTTPRequest(method: method, url: url, headers: headers, body: body,
                                       timeout: timeout + (longPoll ?? .zero))
-            return await (longPoll != nil ? pollTransport ?? transport : transport).perform(request).mapError { failure in
-                UplinkFailure(Self.kind(ofCurlCode: failure.code), "\(method.rawValue) \(url) failed: \(failure.message)")
+            return await (longPoll != nil ? pollTransport ?? transport : transport).perform(request).mapError {
+                Self.failure($0, request: "\(method.rawValue) \(url)")
             }
         }
+        @Sendable func upload(_ batch: [CheckInRecord]) async -> Result<UploadOutcome, UplinkFailure> {
+            let body = APICoding.encode(CheckInBatch(checkIns: batch.map(UploadedCheckIn.init)))
+            return await exchange(.post, checkInsURL, body).flatMap { Self.uploadOutcome($0, url: checkInsURL) }
+        }
+        let heartbeatURL = base + DeviceAPIPath.heartbeat
         return UplinkClient(
             endpoint: base,
-            uploadCheckIns: { batch in
-                let body = APICoding.encode(CheckInBatch(checkIns: batch.map(UploadedCheckIn.init)))
-                return await exchange(.post, checkInsURL, body).flatMap { Self.acknowledgedIDs($0, url: checkInsURL) }
-            },
+            uploadCheckIns: { batch in await upload(batch).map(\.acknowledged) },
             fetchSettings: {
                 await exchange(.get, settingsURL).flatMap { response in
                     guard (200..<300).contains(response.status) else {
@@ -96,6 +98,15 @@ extension UplinkClient {
             sendAlert: { alert in
                 let body = APICoding.encode(UploadedAlert(alert))
                 return await exchange(.post, alertsURL, body).flatMap { Self.acknowledgedIDs($0, url: alertsURL) }
+            },
+            uploadBatch: upload,
+            sendHeartbeat: { heartbeat in
+                let body = APICoding.encode(Heartbeat(bootId: heartbeat.bootID, uptimeSeconds: heartbeat.uptime.wholeSeconds,
+                                                      queueDepth: heartbeat.queueDepth))
+                return await exchange(.post, heartbeatURL, body).flatMap { response in
+                    (200..<300).contains(response.status) ? .success(())
+                        : .failure(failure(response, request: "POST \(heartbeatURL)"))
+                }
             }
         )
     }
@@ -130,6 +141,17 @@ extension UplinkClient {
         acknowledgement(response, request: "POST \(url)").map { $0.compactMap { CheckInID($0) } }
     }
 
+    /// The acknowledged and refused ids of a 2xx reply to a check-in batch, or the failure a non-2xx or
+    /// unreadable reply means.
+    static func uploadOutcome(_ response: HTTPResponse, url: String) -> Result<UploadOutcome, UplinkFailure> {
+        decodeSuccess(CheckInAcknowledgement.self, response, request: "POST \(url)").map { acknowledgement in
+            let refused = (acknowledgement.rejected ?? []).compactMap { item in
+                CheckInID(item.id).map { RefusedItem(id: $0, message: item.error) }
+            }
+            return UploadOutcome(acknowledged: acknowledgement.acknowledged.compactMap { CheckInID($0) }, refused: refused)
+        }
+    }
+
     /// The acknowledged ids of a 2xx `CheckInAcknowledgement` reply, or the failure a non-2xx or
     /// unreadable reply means.
     static func acknowledgement(_ response: HTTPResponse, request: String) -> Result<[String], UplinkFailure> {
@@ -159,6 +181,17 @@ extension UplinkClient {
         if !serverMessage.isEmpty { message += ": \(serverMessage)" }
         return UplinkFailure(UplinkFailure.kind(ofHTTPStatus: response.status), message,
                              httpStatus: response.status, retryAfter: retryAfter)
+    }
+
+    /// No response: libcurl's failure, classified, with a hint when the server's certificate is not trusted.
+    static func failure(_ failure: TransportFailure, request: String) -> UplinkFailure {
+        var message = "\(request) failed: \(failure.message)"
+        if [60, 83, 90].contains(failure.code) {  // peer verification, issuer check, pinned key
+            message += " (the server's TLS certificate is not trusted by this device's CA store; the device will not "
+                + "send to it: give the server a certificate from a public CA, or install its CA on the device "
+                + "with update-ca-certificates)"
+        }
+        return UplinkFailure(kind(ofCurlCode: failure.code), message)
     }
 
     /// Failures before any response. Configuration and trust problems will not go away by

@@ -76,10 +76,18 @@ final class DeviceConfigurationTests: XCTestCase {
         XCTAssertEqual(configuration.configuredSettings, CheckInSettings.default)
         XCTAssertEqual(configuration.storePath, "/var/lib/lifesignal/lifesignal.sqlite")
         XCTAssertEqual(configuration.controlSocket, "/run/lifesignal/control.sock")
+        // The uplink and healthchecks URLs are examples too; the rest of those tables are defaults.
+        XCTAssertEqual(configuration.uplink, UplinkConfiguration(url: "https://api.lifesignal.example",
+                                                                 tokenFile: "/etc/lifesignal/token"))
+        XCTAssertEqual(configuration.healthchecks, HealthchecksConfiguration(
+            checkInURL: "https://hc-ping.com/00000000-0000-4000-8000-000000000000",
+            heartbeatURL: "https://hc-ping.com/00000000-0000-4000-8000-000000000001"))
         let defaults = try loaded(nil)
         configuration.configuredSettings = nil
         configuration.storePath = defaults.storePath
         configuration.controlSocket = defaults.controlSocket
+        configuration.uplink = nil
+        configuration.healthchecks = nil
         XCTAssertEqual(configuration, defaults)
     }
 
@@ -333,7 +341,8 @@ final class DeviceConfigurationTests: XCTestCase {
             period = "8h"
             """), [
                 "/etc/lifesignal/lifesignald.toml:1:1: buton: unknown table [buton]; known tables are check_in, button, gpio, "
-                    + "leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert; did you mean 'button'?",
+                    + "leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert, healthchecks; "
+                    + "did you mean 'button'?",
                 "/etc/lifesignal/lifesignald.toml:4:1: button.debounse: unknown key; [button] may contain debounce, long_press, "
                     + "line, active_low, bias; did you mean 'debounce'?",
                 "/etc/lifesignal/lifesignald.toml:6:1: leds.green.color: unknown key; [leds.green] may contain colour, line, "
@@ -353,7 +362,8 @@ final class DeviceConfigurationTests: XCTestCase {
             "/etc/lifesignal/lifesignald.toml:1:1: interval: every key must be under a [table] header; put it under [check_in]",
             "/etc/lifesignal/lifesignald.toml:2:1: levl: every key must be under a [table] header; did you mean 'log.level'?",
             "/etc/lifesignal/lifesignald.toml:3:1: leds.green.extra: unknown table [leds.green.extra]; tables are check_in, "
-                + "button, gpio, leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert, leds.<LED name> "
+                + "button, gpio, leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert, healthchecks, "
+                + "leds.<LED name> "
                 + "and patterns.<indicator>",
         ])
     }

@@ -32,11 +32,12 @@ final class UplinkConfigTests: XCTestCase {
             timeout = "10s"
             retry_max = "5m"
             notifications_refresh = "2m"
+            heartbeat = "1h"
             """).get()
         XCTAssertEqual(full.uplink, UplinkConfiguration(url: "http://127.0.0.1:8080",
                                                         tokenFile: "/run/credentials/lifesignald.service/token",
                                                         batchSize: 50, timeout: .seconds(10), retryMax: .seconds(300),
-                                                        notificationsRefresh: .seconds(120)))
+                                                        notificationsRefresh: .seconds(120), heartbeat: .seconds(3600)))
     }
 
     func testPlainHTTPToAnotherMachineIsRefusedBecauseItWouldLeakTheToken() {
@@ -55,5 +56,28 @@ final class UplinkConfigTests: XCTestCase {
         XCTAssertTrue(problems("[uplink]\nurl = \"https://x\"\ntoken_file = \"/t\"\nbatch_size = 5000\n").contains("uplink.batch_size"))
         XCTAssertTrue(problems("[uplink]\nurl = \"https://x\"\ntoken_file = \"relative\"\n").contains("uplink.token_file"))
         XCTAssertTrue(problems("[uplink]\nurl = \"https://x\"\ntoken_file = \"/t\"\ntimeout = \"0s\"\n").contains("uplink.timeout"))
+    }
+
+    func testHealthchecksNeedsOneURLAndReadsEveryKey() throws {
+        XCTAssertNil(try load("").get().healthchecks)
+        let only = try load("[healthchecks]\nheartbeat_url = \"https://hc.example.org/ping/key/device\"\n").get()
+        XCTAssertEqual(only.healthchecks, HealthchecksConfiguration(checkInURL: nil, heartbeatURL: "https://hc.example.org/ping/key/device"))
+        let full = try load("""
+            [healthchecks]
+            check_in_url = "http://localhost:8000/ping/abc"
+            heartbeat_url = "https://hc-ping.com/def"
+            heartbeat = "5m"
+            timeout = "10s"
+            retry_max = "1h"
+            late_after = "30m"
+            """).get()
+        XCTAssertEqual(full.healthchecks, HealthchecksConfiguration(
+            checkInURL: "http://localhost:8000/ping/abc", heartbeatURL: "https://hc-ping.com/def", heartbeat: .seconds(300),
+            timeout: .seconds(10), retryMax: .seconds(3600), lateAfter: .seconds(1800)))
+        XCTAssertTrue(problems("[healthchecks]\nheartbeat = \"5m\"\n").contains("healthchecks.check_in_url"))
+        let plain = problems("[healthchecks]\ncheck_in_url = \"http://hc.example.org/abc\"\n")
+        XCTAssertTrue(plain.contains("healthchecks.check_in_url") && plain.contains("ping URL"), plain)
+        XCTAssertTrue(problems("[healthchecks]\ncheck_in_url = \"https://x/a\"\nlate_after = \"10s\"\n")
+            .contains("healthchecks.late_after"))
     }
 }

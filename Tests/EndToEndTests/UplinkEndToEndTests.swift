@@ -162,6 +162,34 @@ final class UplinkEndToEndTests: XCTestCase {
         _ = device.stop()
     }
 
+    func testHeartbeatsAndHealthchecksPingsShowInStatusAndQueue() throws {
+        let server = try makeServer(in: FileManager.default.temporaryDirectory
+            .appendingPathComponent("lifesignal-e2e-server-\(UUID().uuidString)"))
+        defer { server.stop() }
+        let device = try makeDevice(url: server.baseURL, extra: """
+            heartbeat = "1s"
+            [healthchecks]
+            check_in_url = "\(server.baseURL)/ping/3f2a9c1e-check"
+            heartbeat_url = "\(server.baseURL)/ping/key/device-heartbeat"
+            heartbeat = "1h"
+            """)
+        try device.start()
+        try device.ctl(["check-in"])
+        try device.waitUntil("the check-in is pinged and two backend heartbeats arrived") {
+            server.healthchecksPings.contains { $0.check == "3f2a9c1e-check" } && server.stats.heartbeats >= 2
+        }
+        XCTAssertEqual(server.healthchecksPings.filter { $0.check == "key/device-heartbeat" }.count, 1, "once at start, then hourly")
+        let status = try device.status()
+        XCTAssertNotNil(status.uplink?.heartbeat?.lastSuccess)
+        XCTAssertEqual(status.uplink?.heartbeat?.periodSeconds, 1)
+        XCTAssertEqual(status.healthchecks?.endpoint, "\(server.baseURL)/…heck", "the ping URL is shown shortened")
+        XCTAssertEqual(status.healthchecks?.heartbeat?.periodSeconds, 3600)
+        let queue = try device.ctl(["queue"]).standardOutput
+        XCTAssertTrue(queue.contains("0 check-ins waiting for the healthchecks check"), queue)
+        XCTAssertFalse(device.log.contains("3f2a9c1e-check"), "the ping URL is a secret")
+        _ = device.stop()
+    }
+
     func testSettingsSyncBothWaysAndTheNewerVersionWins() throws {
         let server = try makeServer(in: FileManager.default.temporaryDirectory
             .appendingPathComponent("lifesignal-e2e-server-\(UUID().uuidString)"))

@@ -126,7 +126,7 @@ final class DoctorTests: XCTestCase {
             socket = "\(directory.path)/control.sock"
             """)
         let findings = Doctor.examine(explicitConfig: path, socket: nil, environment: [:])
-        XCTAssertEqual(findings.map(\.check), ["config", "gpio", "store", "clock", "daemon"])
+        XCTAssertEqual(findings.map(\.check), ["config", "gpio", "store", "clock", "backend", "daemon"])
         XCTAssertEqual(findings.first?.outcome, .ok)
         XCTAssertEqual(findings.first { $0.check == "gpio" }?.outcome, .ok, "simulated GPIO needs no chip")
         let daemon = try XCTUnwrap(findings.last)
