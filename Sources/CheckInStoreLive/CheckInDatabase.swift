@@ -27,23 +27,27 @@ public actor CheckInDatabase {
     public func record(_ new: NewCheckIn) throws(StoreFailure) -> CheckInRecord {
         let stored = CheckInRecord(NewCheckIn(id: new.id, at: new.at.truncatedToMicroseconds, source: new.source))
         do throws(SQLiteError) {
-            try connection.transaction { () throws(SQLiteError) in
-                let insert = try insertStatement()
-                defer { insert.reset() }
-                try insert.bind(
-                    .text(stored.id.description),
-                    .integer(stored.at.wall.microsecondsSinceEpoch),
-                    .integer(stored.at.uptime.wholeMicroseconds),
-                    .text(stored.at.bootID),
-                    .bool(stored.at.wallClockSynchronized),
-                    .text(stored.source.rawValue))
-                try insert.step()
-            }
+            try connection.transaction { () throws(SQLiteError) in try insert(stored) }
         } catch where error.code == .constraintPrimaryKey {
             throw StoreFailure(.other, "check-in \(new.id) is already stored in \(path); "
                 + "it was not overwritten (a new check-in needs a new id)")
         } catch {
             throw StoreFailure(error, while: "record check-in \(new.id)")
+        }
+        return stored
+    }
+
+    /// Stores many pending check-ins in one transaction (one fsync for all): for importing a
+    /// backlog, e.g. the benchmark's 100,000-row upload queue. All or none are stored.
+    @discardableResult
+    public func record(all batch: [NewCheckIn]) throws(StoreFailure) -> [CheckInRecord] {
+        let stored = batch.map { CheckInRecord(NewCheckIn(id: $0.id, at: $0.at.truncatedToMicroseconds, source: $0.source)) }
+        do throws(SQLiteError) {
+            try connection.transaction { () throws(SQLiteError) in
+                for record in stored { try insert(record) }
+            }
+        } catch {
+            throw StoreFailure(error, while: "record \(batch.count) check-ins")
         }
         return stored
     }
@@ -190,6 +194,20 @@ public actor CheckInDatabase {
     }
 
     // MARK: Helpers
+
+    /// Inserts one pending row; the caller holds the transaction.
+    private func insert(_ stored: CheckInRecord) throws(SQLiteError) {
+        let insert = try insertStatement()
+        defer { insert.reset() }
+        try insert.bind(
+            .text(stored.id.description),
+            .integer(stored.at.wall.microsecondsSinceEpoch),
+            .integer(stored.at.uptime.wholeMicroseconds),
+            .text(stored.at.bootID),
+            .bool(stored.at.wallClockSynchronized),
+            .text(stored.source.rawValue))
+        try insert.step()
+    }
 
     private func insertStatement() throws(SQLiteError) -> Statement {
         if let cachedInsert { return cachedInsert }
