@@ -133,6 +133,8 @@ let package = Package(
         .executableTarget(name: "lifesignal-bench", dependencies: [
             "DeviceRuntime", "DeviceConfig", "DeviceClock", "DeviceClockLive", "GPIOSimulated", "ControlSocket",
             "ControlProtocol", "LinuxIO", "SingleThreadExecutor",
+            // The backlog phase: a 100,000-row queue written straight into a store.
+            "CheckInStoreLive", "CheckInModels", "SQLiteDatabase",
         ], swiftSettings: strictSettings + customExecutorSettings),
         // The reference backend for development and tests (127.0.0.1 only): see docs/uplink.md.
         .module("DevServer", ["DeviceAPI", "CheckInModels", "SQLiteDatabase", "LinuxIO"]),
