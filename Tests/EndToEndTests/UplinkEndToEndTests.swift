@@ -13,20 +13,7 @@ final class UplinkEndToEndTests: XCTestCase {
 
     /// A daemon whose `[uplink]` points at `url`, with its token file (mode 0600) in place.
     private func makeDevice(url: String, token: String = UplinkEndToEndTests.token, extra: String = "") throws -> DaemonHarness {
-        let tokenPath = FileManager.default.temporaryDirectory
-            .appendingPathComponent("lifesignal-e2e-token-\(UUID().uuidString)").path
-        try "\(token)\n".write(toFile: tokenPath, atomically: false, encoding: .utf8)
-        XCTAssertEqual(chmod(tokenPath, 0o600), 0)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: tokenPath) }
-        return try DaemonHarness(interval: "1h", reminder: "10m", config: """
-
-            [uplink]
-            url = "\(url)"
-            token_file = "\(tokenPath)"
-            retry_max = "1s"
-            timeout = "5s"
-            \(extra)
-            """)
+        try makeUplinkDevice(self, url: url, token: token, extra: extra)
     }
 
     private func makeServer(in directory: URL, port: UInt16 = 0, faults: FaultUpdate = FaultUpdate()) throws -> DevServer {
@@ -234,6 +221,26 @@ final class UplinkEndToEndTests: XCTestCase {
         XCTAssertTrue(message.contains(tokenPath) && message.contains("0644"), message)
         XCTAssertFalse(message.contains(Self.token), "the token is never printed")
     }
+}
+
+/// A daemon whose `[uplink]` points at `url` (retrying within a second), with its token file
+/// (mode 0600) in place and removed after `test`.
+func makeUplinkDevice(_ test: XCTestCase, url: String, token: String, extra: String = "",
+                      logLevel: String = "debug") throws -> DaemonHarness {
+    let tokenPath = FileManager.default.temporaryDirectory
+        .appendingPathComponent("lifesignal-e2e-token-\(UUID().uuidString)").path
+    try "\(token)\n".write(toFile: tokenPath, atomically: false, encoding: .utf8)
+    XCTAssertEqual(chmod(tokenPath, 0o600), 0)
+    test.addTeardownBlock { try? FileManager.default.removeItem(atPath: tokenPath) }
+    return try DaemonHarness(interval: "1h", reminder: "10m", config: """
+
+        [uplink]
+        url = "\(url)"
+        token_file = "\(tokenPath)"
+        retry_max = "1s"
+        timeout = "5s"
+        \(extra)
+        """, logLevel: logLevel)
 }
 
 /// A port nothing listens on right now (the kernel's pick for a socket bound and closed again).

@@ -102,20 +102,7 @@ final class UploadPowerLossTests: XCTestCase {
 
     /// A daemon uploading to `url` in small batches, retrying within a second.
     private func makeDevice(url: String) throws -> DaemonHarness {
-        let tokenPath = FileManager.default.temporaryDirectory
-            .appendingPathComponent("lifesignal-e2e-token-\(UUID().uuidString)").path
-        try "\(Self.token)\n".write(toFile: tokenPath, atomically: false, encoding: .utf8)
-        XCTAssertEqual(chmod(tokenPath, 0o600), 0)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: tokenPath) }
-        return try DaemonHarness(interval: "1h", reminder: "10m", config: """
-
-            [uplink]
-            url = "\(url)"
-            token_file = "\(tokenPath)"
-            batch_size = 20
-            retry_max = "1s"
-            timeout = "5s"
-            """, logLevel: "warning")
+        try makeUplinkDevice(self, url: url, token: Self.token, extra: "batch_size = 20", logLevel: "warning")
     }
 
     /// Polls for up to 2 s: a kill point that never comes (no upload started) just kills later.
