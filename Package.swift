@@ -134,6 +134,8 @@ let package = Package(
         .executableTarget(name: "lifesignal-bench", dependencies: [
             "DeviceRuntime", "DeviceConfig", "DeviceClock", "DeviceClockLive", "GPIOSimulated", "ControlSocket",
             "ControlProtocol", "LinuxIO", "SingleThreadExecutor",
+            // The backlog phase: a 100,000-row queue written straight into a store.
+            "CheckInStoreLive", "CheckInModels", "SQLiteDatabase",
         ], swiftSettings: strictSettings + customExecutorSettings),
         // The reference backend for development and tests (127.0.0.1 only): see docs/uplink.md.
         .module("DevServer", ["DeviceAPI", "CheckInModels", "SQLiteDatabase", "LinuxIO"]),
@@ -142,7 +144,7 @@ let package = Package(
 
         // MARK: Tests
         .tests("ComposableCoreTests", ["ComposableCore", "ComposableTestSupport", clocks, concurrencyExtras]),
-        .tests("CheckInFeatureTests", ["CheckInFeature", "ComposableTestSupport", clocks, concurrencyExtras]),
+        .tests("CheckInFeatureTests", ["CheckInFeature", "CheckInModels", "CheckInStoreClient", "DeviceClock", "ComposableTestSupport", clocks, concurrencyExtras]),
         .tests("NotificationsFeatureTests", ["NotificationsFeature", "CheckInModels", "CheckInStoreClient", "DeviceClock", "UplinkClient", "ComposableTestSupport", clocks, concurrencyExtras]),
         .tests("LEDLanguageTests", ["LEDLanguage"]),
         .tests("GPIOTests", ["GPIOClient", "GPIOSimulated", "SimulatorTerminal", "LinuxIO"]),

@@ -36,7 +36,7 @@ public actor CheckInDatabase {
         let stored = CheckInRecord(NewCheckIn(id: new.id, at: new.at.truncatedToMicroseconds, source: new.source))
         do throws(SQLiteError) {
             try connection.transaction { () throws(SQLiteError) in
-                try Self.bindQueued(try insertStatement(), id: stored.id, at: stored.at, source: stored.source.rawValue)
+                try insert(stored)
                 try insertResponses(responses)
             }
         } catch where error.code == .constraintPrimaryKey {
@@ -44,6 +44,21 @@ public actor CheckInDatabase {
                 + "it was not overwritten (a new check-in needs a new id)")
         } catch {
             throw StoreFailure(error, while: "record check-in \(new.id)")
+        }
+        return stored
+    }
+
+    /// Stores many pending check-ins in one transaction (one fsync for all): for importing a
+    /// backlog, e.g. the benchmark's 100,000-row upload queue. All or none are stored.
+    @discardableResult
+    public func record(all batch: [NewCheckIn]) throws(StoreFailure) -> [CheckInRecord] {
+        let stored = batch.map { CheckInRecord(NewCheckIn(id: $0.id, at: $0.at.truncatedToMicroseconds, source: $0.source)) }
+        do throws(SQLiteError) {
+            try connection.transaction { () throws(SQLiteError) in
+                for record in stored { try insert(record) }
+            }
+        } catch {
+            throw StoreFailure(error, while: "record \(batch.count) check-ins")
         }
         return stored
     }
@@ -177,6 +192,11 @@ public actor CheckInDatabase {
     }
 
     // MARK: Helpers
+
+    /// Inserts one pending row; the caller holds the transaction.
+    private func insert(_ stored: CheckInRecord) throws(SQLiteError) {
+        try Self.bindQueued(try insertStatement(), id: stored.id, at: stored.at, source: stored.source.rawValue)
+    }
 
     private func insertStatement() throws(SQLiteError) -> Statement {
         if let cachedInsert { return cachedInsert }

@@ -7,13 +7,19 @@ public import CheckInModels
 public struct DeviceClock: Sendable {
     public var now: @Sendable () -> DeviceInstant
     public var sleep: @Sendable (_ duration: Duration) async throws -> Void
+    /// Monotonic time alone (`now().uptime`), for hot paths such as LED patterns and debouncing:
+    /// live it is one vDSO clock read, where `now()` also asks whether the wall clock is
+    /// synchronised (two system calls).
+    public var uptime: @Sendable () -> Duration
 
     public init(
         now: @escaping @Sendable () -> DeviceInstant,
-        sleep: @escaping @Sendable (_ duration: Duration) async throws -> Void
+        sleep: @escaping @Sendable (_ duration: Duration) async throws -> Void,
+        uptime: (@Sendable () -> Duration)? = nil
     ) {
         self.now = now
         self.sleep = sleep
+        self.uptime = uptime ?? { now().uptime }
     }
 
     /// A clock driven by any `Clock` with `Duration` steps (a test clock, say), starting at `start`.

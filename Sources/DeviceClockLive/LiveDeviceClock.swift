@@ -6,8 +6,12 @@ import Glibc
 extension DeviceClock {
     /// The real clocks: CLOCK_REALTIME for the wall, CLOCK_BOOTTIME for monotonic time and sleeping
     /// (it never jumps and keeps counting while suspended), the kernel's boot id, and whether the
-    /// wall clock is synchronised.
-    public static func live(synchronization: WallClockSynchronization = .system) -> DeviceClock {
+    /// wall clock is synchronised. `sleep` replaces `Task.sleep` on the continuous clock (an
+    /// executor may offer a cheaper one; it must sleep on CLOCK_BOOTTIME too).
+    public static func live(
+        synchronization: WallClockSynchronization = .system,
+        sleep: (@Sendable (Duration) async throws -> Void)? = nil
+    ) -> DeviceClock {
         let bootID = currentBootID()
         return DeviceClock(
             now: {
@@ -18,7 +22,8 @@ extension DeviceClock {
                     wallClockSynchronized: synchronization.isSynchronized()
                 )
             },
-            sleep: { duration in try await Task.sleep(for: duration, clock: .continuous) }
+            sleep: sleep ?? { duration in try await Task.sleep(for: duration, clock: .continuous) },
+            uptime: { readClock(CLOCK_BOOTTIME) }
         )
     }
 }

@@ -8,8 +8,12 @@ import SimulatorTerminal
 
 /// lifesignald's life: log set-up, the device as a service, clean shutdown on SIGTERM/SIGINT.
 public enum Daemon {
-    /// Runs until SIGTERM/SIGINT; returns the process exit code.
-    public static func run(_ loaded: ConfigurationLoader.Loaded, environment: [String: String]) async -> Int32 {
+    /// Runs until SIGTERM/SIGINT; returns the process exit code. `sleep` is the clock's sleep
+    /// (lifesignald passes its executor's, whose cancelled sleeps free their memory at once).
+    public static func run(
+        _ loaded: ConfigurationLoader.Loaded, environment: [String: String],
+        sleep: (@Sendable (Duration) async throws -> Void)? = nil
+    ) async -> Int32 {
         let configuration = loaded.configuration
         let sink = LogSink()
         let journal = environment["JOURNAL_STREAM"] != nil
@@ -25,7 +29,7 @@ public enum Daemon {
         let notifications = await ServiceManagerNotifications(environment: environment, logger: logger)
         let service = DeviceService(configuration: configuration, logger: logger, sink: sink,
                                     terminal: wantsTerminal, useColor: environment["NO_COLOR"] == nil,
-                                    notifications: notifications)
+                                    notifications: notifications, sleep: sleep)
         let group = ServiceGroup(configuration: .init(
             // The service returns on its own after `q` in the terminal or a start-up failure: that ends the daemon.
             services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
@@ -53,6 +57,7 @@ struct DeviceService: Service {
     let terminal: Bool
     let useColor: Bool
     let notifications: ServiceManagerNotifications
+    let sleep: (@Sendable (Duration) async throws -> Void)?
     let exitCode = ExitCodeBox()
 
     func run() async throws {
@@ -64,7 +69,7 @@ struct DeviceService: Service {
         let device: Device
         do {
             device = try await MainActor.run { () throws(StartupError) -> Device in
-                let device = try Device(configuration: configuration, clock: .live(), logger: logger)
+                let device = try Device(configuration: configuration, clock: .live(sleep: sleep), logger: logger)
                 try device.start(terminalView: view)
                 return device
             }

@@ -79,7 +79,7 @@ public final class Device {
                 ledCount: leds.count,
                 debounce: configuration.button.debounce,
                 chatter: ChatterModel(edges: configuration.simulator.chatterEdges, span: configuration.simulator.chatterSpan),
-                monotonicNow: { clock.now().uptime },
+                monotonicNow: clock.uptime,
                 sleep: clock.sleep
             )
             self.simulator = simulator
@@ -106,7 +106,7 @@ public final class Device {
         self.leds = LEDDriver(
             language: configuration.ledLanguage,
             setLED: gpio.setLED,
-            monotonicNow: { clock.now().uptime },
+            monotonicNow: clock.uptime,
             sleep: clock.sleep,
             report: { error in logger.error("LED output failed: \(error)") }
         )

@@ -22,9 +22,23 @@ import Synchronization
 /// `@_spi(ExperimentalCustomExecutors) import SingleThreadExecutor`.
 @_spi(ExperimentalCustomExecutors)
 public final class SingleThreadExecutor: MainExecutor, TaskExecutor, SchedulingExecutor, Sendable {
+    /// What waits for a deadline: a job the runtime scheduled (`Task.sleep`, whose timer stays
+    /// queued until its deadline even when the sleep is cancelled), or a sleep of this executor's
+    /// own (`sleep(for:)`), which leaves the queue as soon as it is cancelled.
+    private enum Timed {
+        case job(UnownedJob)
+        case sleeper(id: UInt64, CheckedContinuation<Void, any Error>)
+
+        func isSleeper(_ wanted: UInt64) -> Bool {
+            if case let .sleeper(id, _) = self { return id == wanted }
+            return false
+        }
+    }
+
     private struct LoopState {
         var ready: [UnownedJob] = []
-        var timers = TimerQueue<UnownedJob>()
+        var timers = TimerQueue<Timed>()
+        var nextSleeperID: UInt64 = 0
         /// True while the loop is (about to be) asleep in ppoll: only then must enqueuers signal.
         var isWaiting = false
         var stopRequested = false
@@ -58,15 +72,53 @@ public final class SingleThreadExecutor: MainExecutor, TaskExecutor, SchedulingE
             // with their own sleep (test clocks) never get here.
             preconditionFailure("SingleThreadExecutor schedules only on clocks measured in Duration, not \(C.self)")
         }
+        schedule(.job(UnownedJob(job)), after: delay)
+    }
+
+    /// Queues `timed` for its deadline and wakes the loop if that deadline is the new earliest.
+    private func schedule(_ timed: Timed, after delay: Duration) {
         let deadline = Self.now() + max(0, Self.nanoseconds(delay))
-        let job = UnownedJob(job)
         let mustWake = state.withLock { state in
             // Only a new earliest deadline changes how long a sleeping loop must wait.
             let isNewEarliest = state.timers.earliestDeadline.map { deadline < $0 } ?? true
-            state.timers.insert(job, deadline: deadline)
+            state.timers.insert(timed, deadline: deadline)
             return state.isWaiting && isNewEarliest
         }
         if mustWake { wakeup.signal() }
+    }
+
+    /// Like `Task.sleep(for:)` on CLOCK_BOOTTIME, but a cancelled sleep is removed from the timer
+    /// queue at once. The runtime's `Task.sleep` queues a whole sleep task (about 600 bytes) that
+    /// stays until its deadline even after cancellation: the check-in countdown cancels a sleep
+    /// of up to a day at every check-in, so memory grew with every check-in (BENCHMARKS.md).
+    /// Only valid while this executor's loop runs (`SingleThreadExecutorFactory.sleep` checks).
+    public func sleep(for duration: Duration) async throws {
+        let id = state.withLock { state in
+            state.nextSleeperID &+= 1
+            return state.nextSleeperID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                // Cancelled before the timer is queued: the handler below found nothing to remove
+                // (or has yet to run and will not find it), so answer here.
+                if Task.isCancelled {
+                    continuation.resume(throwing: CancellationError())
+                } else {
+                    schedule(.sleeper(id: id, continuation), after: duration)
+                    // A cancellation between the check and the insertion must still end the sleep.
+                    if Task.isCancelled { cancelSleeper(id) }
+                }
+            }
+        } onCancel: {
+            cancelSleeper(id)
+        }
+    }
+
+    private func cancelSleeper(_ id: UInt64) {
+        let removed = state.withLock { $0.timers.remove(where: { $0.isSleeper(id) }) }
+        if case let .sleeper(_, continuation) = removed {
+            continuation.resume(throwing: CancellationError())
+        }
     }
 
     public func enqueue<C: Clock>(
@@ -89,15 +141,24 @@ public final class SingleThreadExecutor: MainExecutor, TaskExecutor, SchedulingE
     public func runUntil(_ condition: () -> Bool) throws {
         loopThread.store(UInt(pthread_self()), ordering: .releasing)
         var batch: [UnownedJob] = []
+        var wokenSleepers: [CheckedContinuation<Void, any Error>] = []
         while !condition() {
-            enum Next { case stop, runBatch, sleep(nanoseconds: Int64?) }
+            enum Next { case stop, resumeSleepers, runBatch, sleep(nanoseconds: Int64?) }
             let next: Next = state.withLock { state in
                 if state.stopRequested {
                     state.stopRequested = false
                     return .stop
                 }
                 let now = Self.now()
-                while let due = state.timers.popDue(now: now) { state.ready.append(due) }
+                while let due = state.timers.popDue(now: now) {
+                    switch due {
+                    case let .job(job): state.ready.append(job)
+                    case let .sleeper(_, continuation): wokenSleepers.append(continuation)
+                    }
+                }
+                if !wokenSleepers.isEmpty {
+                    return .resumeSleepers
+                }
                 if !state.ready.isEmpty {
                     swap(&state.ready, &batch)
                     return .runBatch
@@ -108,6 +169,10 @@ public final class SingleThreadExecutor: MainExecutor, TaskExecutor, SchedulingE
             switch next {
             case .stop:
                 return
+            case .resumeSleepers:
+                // Outside the lock: resuming enqueues the sleeping task, which takes the lock.
+                for continuation in wokenSleepers { continuation.resume() }
+                wokenSleepers.removeAll(keepingCapacity: true)
             case .runBatch:
                 let executor = asUnownedSerialExecutor()
                 for job in batch { job.runSynchronously(on: executor) }
@@ -126,6 +191,9 @@ public final class SingleThreadExecutor: MainExecutor, TaskExecutor, SchedulingE
         state.withLock { $0.stopRequested = true }
         wakeup.signal()
     }
+
+    /// True once a thread has entered `run()` (the loop may be asleep, but it serves its timers).
+    public var isRunning: Bool { loopThread.load(ordering: .acquiring) != 0 }
 
     /// True when called on the thread running the loop.
     public var isOnLoopThread: Bool {
@@ -209,6 +277,17 @@ public enum SingleThreadExecutorFactory: ExecutorFactory {
         guard let value = getenv("LIFESIGNAL_EXECUTOR") else { return false }
         return String(cString: value) == "dispatch"
     }()
+
+    /// The sleep to give the device's clock: the loop's own cancellable sleep when this factory's
+    /// executor runs, else the runtime's `Task.sleep` (Dispatch executors, or a process such as a
+    /// test that never started the loop).
+    public static func sleep(for duration: Duration) async throws {
+        if !usesDispatch, shared.isRunning {
+            try await shared.sleep(for: duration)
+        } else {
+            try await Task.sleep(for: duration, clock: .continuous)
+        }
+    }
 
     public static var mainExecutor: any MainExecutor {
         usesDispatch ? PlatformExecutorFactory.mainExecutor : shared

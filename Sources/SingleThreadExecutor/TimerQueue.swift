@@ -39,6 +39,20 @@ struct TimerQueue<Item> {
         return first.item
     }
 
+    /// Removes and returns the first item (in heap order, not deadline order) that `matches`:
+    /// a cancelled sleep leaves the queue at once instead of waiting for its deadline.
+    mutating func remove(where matches: (Item) -> Bool) -> Item? {
+        guard let index = heap.firstIndex(where: { matches($0.item) }) else { return nil }
+        let removed = heap[index].item
+        let last = heap.removeLast()
+        if index < heap.count {
+            heap[index] = last
+            siftUp(index)
+            siftDown(index)
+        }
+        return removed
+    }
+
     private mutating func siftUp(_ start: Int) {
         var child = start
         while child > 0 {

@@ -10,7 +10,7 @@ struct DaemonConfig {
     let socket: String
     let store: String
 
-    static func write(in folder: String) throws -> DaemonConfig {
+    static func write(in folder: String, extra: String = "") throws -> DaemonConfig {
         for path in [folder, folder + "/state", folder + "/run"] where mkdir(path, 0o750) != 0 && errno != EEXIST {
             throw SystemError.current("mkdir", path)
         }
@@ -38,7 +38,7 @@ struct DaemonConfig {
 
             [patterns.acknowledged]
             red = "on"
-
+            \(extra)
             """
         guard let file = fopen(config.path, "w") else { throw SystemError.current("fopen", config.path) }
         defer { fclose(file) }

@@ -60,6 +60,7 @@ final class Bench {
         print("executor: \(executorName); work dir: \(directory); \(cpuCount()) CPUs; load \(loadAverage())")
         if options.phases.contains("presses") || options.phases.contains("check-ins") {
             print("disk reference, 4 KiB append + fdatasync in the work dir (grows the file, unlike a WAL commit into a reused WAL): \(try DiskBaseline.measure(in: directory).summary)")
+            print("disk reference, 4 × 4 KiB written in place + fdatasync (a WAL commit's shape, no SQLite): \(try DiskBaseline.measureInPlace(in: directory).summary)")
         }
         print("")
         if options.phases.contains("ready") || options.phases.contains("idle") || options.phases.contains("check-ins") {
@@ -67,6 +68,13 @@ final class Bench {
         }
         if options.phases.contains("presses") {
             try await PressBenchmark(directory: directory + "/presses", count: options.presses).run()
+        }
+        if options.phases.contains("backlog") {
+            try await BacklogBenchmark(directory: directory + "/backlog", binaries: options.binaries,
+                                       count: options.backlog, batchSize: options.batchSize).run()
+        }
+        if options.phases.contains("uplink") {
+            try UplinkMemory(directory: directory + "/uplink", binaries: options.binaries).run()
         }
         if options.phases.contains("sizes") {
             binarySizes()
@@ -109,7 +117,7 @@ final class Bench {
         print("## Resident memory (VmRSS)")
         print("at ready: \(megabytes(kilobytes: rssAtReady)); 1 s later: \(megabytes(kilobytes: rssAfterStart)) "
               + "(\(ProcFS.residentBreakdown(daemon.pid))); threads: \(ProcFS.threadSwitches(daemon.pid).count)")
-        let mappings = ProcFS.residentByMapping(daemon.pid).prefix(6)
+        let mappings = ProcFS.residentByMapping(daemon.pid).filter { $0.kilobytes >= 64 }
             .map { "\($0.name) \(megabytes(kilobytes: $0.kilobytes))" }
         print("by mapping: \(mappings.joined(separator: ", "))")
 
@@ -132,8 +140,7 @@ final class Bench {
     }
 
     func startDaemon(config: DaemonConfig, log: String) throws -> (Child, Duration) {
-        var environment = ["PATH=/usr/bin:/bin"]
-        if SingleThreadExecutorFactory.usesDispatch { environment.append("LIFESIGNAL_EXECUTOR=dispatch") }
+        let environment = daemonEnvironment()
         let status = ControlCoding.encode(ControlRequest(.status))
         let start = monotonic()
         let child = try Child(executable: daemonPath, arguments: ["--config", config.path], environment: environment, log: log)

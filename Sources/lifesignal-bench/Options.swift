@@ -5,13 +5,17 @@ struct Options {
     var checkIns = 10_000
     var idleSeconds = 60
     var readyRuns = 5
+    var backlog = 100_000
+    var batchSize = 500
     var workDirectory = "/tmp"
-    var phases: Set<String> = ["ready", "idle", "check-ins", "presses", "sizes"]
+    var phases: Set<String> = ["ready", "idle", "check-ins", "presses", "backlog", "uplink", "sizes"]
 
     static let usage = """
         usage: lifesignal-bench [--binaries DIR] [--presses N] [--check-ins N] [--idle-seconds S]
-                                [--ready-runs N] [--work-dir DIR] [--phases ready,idle,check-ins,presses,sizes]
+                                [--ready-runs N] [--backlog N] [--batch-size N] [--work-dir DIR]
+                                [--phases ready,idle,check-ins,presses,backlog,uplink,sizes]
           --binaries     folder with the lifesignald to measure (default: this program's folder)
+          --backlog      rows queued for the backlog phase (default 100000); --batch-size its [uplink] batch_size
           --work-dir     where the temporary store goes; must be a real disk (not tmpfs) for write figures
           Set LIFESIGNAL_EXECUTOR=dispatch to measure with the runtime's Dispatch executors instead.
         """
@@ -32,6 +36,8 @@ struct Options {
             case "--check-ins": checkIns = try number()
             case "--idle-seconds": idleSeconds = try number()
             case "--ready-runs": readyRuns = try number()
+            case "--backlog": backlog = try number()
+            case "--batch-size": batchSize = try number()
             case "--work-dir": workDirectory = value
             case "--phases": phases = Set(value.split(separator: ",").map(String.init))
             default: throw UsageError("unknown option \(argument)\n\(Self.usage)")

@@ -5,6 +5,7 @@ import GPIOSimulated
 import Glibc
 import LinuxIO
 import Logging
+@_spi(ExperimentalCustomExecutors) import SingleThreadExecutor
 
 /// Press → durable store → acknowledgement, measured inside one process that builds the device
 /// exactly as lifesignald does (the same `Device` composition root, store, LED driver and
@@ -43,7 +44,8 @@ struct PressBenchmark {
         let sink = LogSink()
         let level = Logger.Level(rawValue: configuration.logLevel.rawValue) ?? .info
         let logger = Logger(label: "lifesignald") { DeviceLogHandler(label: $0, level: level, journal: false, sink: sink) }
-        let device = try Device(configuration: configuration, clock: .live(), logger: logger)
+        let device = try Device(configuration: configuration, clock: .live(sleep: SingleThreadExecutorFactory.sleep(for:)),
+                                logger: logger)
         try device.start()
         guard let simulator = device.simulatedGPIO else { throw BenchError("the device is not on simulated GPIO") }
 

@@ -43,7 +43,7 @@ struct Lifesignald: AsyncParsableCommand {
                 print("\(loaded.path ?? "built-in defaults"): configuration is valid")
                 return
             }
-            let code = await Daemon.run(loaded, environment: environment)
+            let code = await Daemon.run(loaded, environment: environment, sleep: SingleThreadExecutorFactory.sleep(for:))
             if code != 0 { throw ExitCode(code) }
         }
     }

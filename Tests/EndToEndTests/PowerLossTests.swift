@@ -67,11 +67,11 @@ final class PowerLossTests: XCTestCase {
     }
 }
 
-private let statusRequest = ControlCoding.encode(ControlRequest(.status))
+let statusRequest = ControlCoding.encode(ControlRequest(.status))
 
 /// One client sending check-ins back to back on its own thread until the daemon stops answering.
 /// Strictly one request at a time, so every acknowledgement names its own check-in.
-private final class CheckInStream: @unchecked Sendable {
+final class CheckInStream: @unchecked Sendable {
     struct Result {
         var acknowledged: [String] = []
         /// A well-formed refusal (the daemon answered "not saved"): a failure of the store, not a kill.

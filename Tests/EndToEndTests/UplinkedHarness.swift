@@ -4,7 +4,8 @@ import XCTest
 extension DaemonHarness {
     /// A daemon whose `[uplink]` points at `url`, with its token file (mode 0600) in place; the file
     /// goes when `test` ends.
-    static func uplinked(to url: String, token: String, for test: XCTestCase, extra: String = "") throws -> DaemonHarness {
+    static func uplinked(to url: String, token: String, for test: XCTestCase, extra: String = "",
+                         logLevel: String = "debug") throws -> DaemonHarness {
         let tokenPath = FileManager.default.temporaryDirectory
             .appendingPathComponent("lifesignal-e2e-token-\(UUID().uuidString)").path
         try "\(token)\n".write(toFile: tokenPath, atomically: false, encoding: .utf8)
@@ -18,6 +19,6 @@ extension DaemonHarness {
             retry_max = "1s"
             timeout = "5s"
             \(extra)
-            """)
+            """, logLevel: logLevel)
     }
 }

@@ -75,6 +75,34 @@ final class SingleThreadExecutorTests: XCTestCase {
         XCTAssertLessThanOrEqual(after - before, 3, "the idle loop woke up \(after - before) times in 1 s")
     }
 
+    func testItsOwnSleepEndsNoEarlierThanAsked() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await executor.sleep(for: .milliseconds(30))
+        XCTAssertGreaterThanOrEqual(clock.now - start, .milliseconds(30))
+        XCTAssertEqual(executor.scheduledCount, 0)
+    }
+
+    /// Task.sleep leaves a cancelled sleep's timer (a whole sleep task) queued until its deadline:
+    /// with an hour-long countdown cancelled at each check-in, memory grew with every check-in.
+    func testACancelledSleepEndsAtOnceAndLeavesTheTimerQueue() async throws {
+        let executor = self.executor!
+        let sleeper = Task { try await executor.sleep(for: .seconds(3600)) }
+        while executor.scheduledCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        sleeper.cancel()
+        let result = await sleeper.result
+        XCTAssertThrowsError(try result.get()) { XCTAssertTrue($0 is CancellationError, "\($0)") }
+        XCTAssertEqual(executor.scheduledCount, 0, "the cancelled timer is gone, not waiting for its deadline")
+
+        let alreadyCancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await executor.sleep(for: .seconds(3600))
+        }
+        let alreadyCancelledResult = await alreadyCancelled.result
+        XCTAssertThrowsError(try alreadyCancelledResult.get())
+        XCTAssertEqual(executor.scheduledCount, 0)
+    }
+
     func testStopEndsRun() throws {
         let executor = try SingleThreadExecutor()
         let returned = Atomic<Bool>(false)

@@ -21,6 +21,26 @@ final class TimerQueueTests: XCTestCase {
         XCTAssertEqual(order, ["a1", "a2", "a3", "b", "c"])
     }
 
+    func testRemovedItemsNeverComeOutAndTheRestStaySorted() {
+        var generator = SystemRandomNumberGenerator()
+        var queue = TimerQueue<Int>()
+        var deadlines: [Int: Int64] = [:]
+        for index in 0..<500 {
+            deadlines[index] = Int64.random(in: 0..<100, using: &generator)
+            queue.insert(index, deadline: deadlines[index]!)
+        }
+        var removed = Set<Int>()
+        for index in stride(from: 0, to: 500, by: 3) {
+            XCTAssertEqual(queue.remove(where: { $0 == index }), index)
+            removed.insert(index)
+        }
+        XCTAssertNil(queue.remove(where: { $0 == 0 }), "already removed")
+        var popped: [Int] = []
+        while let index = queue.popDue(now: .max) { popped.append(index) }
+        XCTAssertEqual(Set(popped), Set(0..<500).subtracting(removed))
+        XCTAssertEqual(popped.map { deadlines[$0]! }, popped.map { deadlines[$0]! }.sorted())
+    }
+
     func testManyRandomDeadlinesComeOutSorted() {
         var generator = SystemRandomNumberGenerator()
         var queue = TimerQueue<Int>()
