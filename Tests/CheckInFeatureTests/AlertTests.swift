@@ -204,13 +204,14 @@ final class AlertTests: FeatureTestCase {
         await stop(store)
     }
 
-    func testAlertPatternsWinOverAFaultAndCheckInFeedbackWinsForItsMoment() {
+    func testAFaultWinsOverSendingButNotOverTheCancelWindowAndCheckInFeedbackWinsForItsMoment() {
         var state = CheckInFeature.State()
         state.phase = .overdue(countdown(remaining: .zero))
-        state.error = DeviceError(.checkInNotStored, "check-in NOT saved: disk full")
         state.alert.unacknowledged = [id(1)]
         state.alert.settings = AlertState.Settings(hasUplink: true)
-        XCTAssertEqual(state.indicator, .alertSending)
+        XCTAssertEqual(state.indicator, .alertSending, "sending wins over overdue")
+        state.error = DeviceError(.checkInNotStored, "check-in NOT saved: disk full")
+        XCTAssertEqual(state.indicator, .fault, "sending can last for hours offline: a broken device must not hide behind it")
         state.feedback = .acknowledged
         XCTAssertEqual(state.indicator, .acknowledged)
         state.feedback = nil

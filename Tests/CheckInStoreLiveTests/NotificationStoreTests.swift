@@ -164,16 +164,18 @@ final class NotificationStoreTests: XCTestCase {
         // Turn the file back into a version-1 store, as a device running the previous release has it.
         do {
             let connection = try Connection(path: path)
-            for table in ["notifications", "notification_changes", "notification_settings", "pings", "ping_responses", "alerts"] {
+            for table in ["notifications", "notification_changes", "notification_settings", "pings", "ping_responses", "alerts",
+                          "deliveries", "delivery_targets"] {
                 try connection.execute("DROP TABLE \(table)")
             }
+            try connection.execute("ALTER TABLE check_ins DROP COLUMN upload_rejection")
             try connection.pragma("user_version", set: "1")
         }
         let migrated = try CheckInDatabase.open(path: path)
         let history = try await migrated.history(limit: 10)
         XCTAssertEqual(history, [recorded])
         let version = try await migrated.pragma("user_version")
-        XCTAssertEqual(version, "4")
+        XCTAssertEqual(version, "5")
         let snapshot = try await migrated.notificationSnapshot()
         XCTAssertEqual(snapshot, NotificationSnapshot(notifications: [], preferences: NotificationPreferences(), pendingChangeCount: 0))
     }
