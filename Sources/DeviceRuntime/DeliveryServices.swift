@@ -62,7 +62,7 @@ final class DeliveryServices {
             Uploader(client: .healthchecks(url: url, timeout: settings.timeout, lateAfter: settings.lateAfter,
                                            now: clock.now, transport: transport),
                      queue: queue, clock: clock,
-                     policy: RetryPolicy(initial: min(.seconds(2), settings.retryMax), cap: settings.retryMax),
+                     policy: Uplink.retryPolicy(cap: settings.retryMax),
                      batchSize: 20, logger: logger)
         }
         let heartbeat = settings.heartbeatURL.map { url in

@@ -154,7 +154,12 @@ struct Uplink {
 
     /// Exponential from 2 s (or `retry_max` if smaller), capped at `retry_max`.
     static func retryPolicy(_ configuration: UplinkConfiguration) -> RetryPolicy {
-        RetryPolicy(initial: min(.seconds(2), configuration.retryMax), cap: configuration.retryMax)
+        retryPolicy(cap: configuration.retryMax)
+    }
+
+    /// Exponential from 2 s (or `cap` if smaller), capped at `cap`: every target's `retry_max`.
+    static func retryPolicy(cap: Duration) -> RetryPolicy {
+        RetryPolicy(initial: min(.seconds(2), cap), cap: cap)
     }
 
     func start() {
