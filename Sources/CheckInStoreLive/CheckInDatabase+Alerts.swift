@@ -72,25 +72,6 @@ extension CheckInDatabase {
         try countRows("SELECT count(*) FROM alerts WHERE uploaded_at_us IS NULL", while: "count pending alerts")
     }
 
-    /// Sets `uploaded_at_us` on the rows of `table` with these ids that have none, in one transaction.
-    func markRowsUploaded(in table: String, ids: [CheckInID], at time: WallTime, noun: String) throws(StoreFailure) -> Int {
-        do throws(SQLiteError) {
-            return try connection.transaction { () throws(SQLiteError) -> Int in
-                let update = try connection.prepare(
-                    "UPDATE \(table) SET uploaded_at_us = ?1 WHERE id = ?2 AND uploaded_at_us IS NULL")
-                var marked = 0
-                for id in ids {
-                    try update.bind(.integer(time.microsecondsSinceEpoch), .text(id.description))
-                    try update.step()
-                    marked += connection.changes
-                }
-                return marked
-            }
-        } catch {
-            throw StoreFailure(error, while: "mark \(ids.count) \(noun) as uploaded")
-        }
-    }
-
     /// The alert store interface the feature uses, backed by this database.
     public nonisolated var alertClient: AlertStoreClient {
         AlertStoreClient(

@@ -193,6 +193,25 @@ public actor CheckInDatabase {
 
     // MARK: Helpers
 
+    /// Sets `uploaded_at_us` on the rows of `table` with these ids that have none, in one transaction.
+    func markRowsUploaded(in table: String, ids: [CheckInID], at time: WallTime, noun: String) throws(StoreFailure) -> Int {
+        do throws(SQLiteError) {
+            return try connection.transaction { () throws(SQLiteError) -> Int in
+                let update = try connection.prepare(
+                    "UPDATE \(table) SET uploaded_at_us = ?1 WHERE id = ?2 AND uploaded_at_us IS NULL")
+                var marked = 0
+                for id in ids {
+                    try update.bind(.integer(time.microsecondsSinceEpoch), .text(id.description))
+                    try update.step()
+                    marked += connection.changes
+                }
+                return marked
+            }
+        } catch {
+            throw StoreFailure(error, while: "mark \(ids.count) \(noun) as uploaded")
+        }
+    }
+
     /// Inserts one pending row; the caller holds the transaction.
     private func insert(_ stored: CheckInRecord) throws(SQLiteError) {
         try Self.bindQueued(try insertStatement(), id: stored.id, at: stored.at, source: stored.source.rawValue)
