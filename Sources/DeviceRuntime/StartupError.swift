@@ -11,8 +11,6 @@ public struct StartupError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// EX_CONFIG: the configuration is wrong; restarting will not help.
     public static func config(_ message: String) -> StartupError { StartupError(exitCode: 78, message) }
-    /// EX_CANTCREAT: the check-in store cannot be opened or created.
-    public static func store(_ message: String) -> StartupError { StartupError(exitCode: 73, message) }
     /// EX_UNAVAILABLE: the GPIO chip or lines cannot be had.
     public static func gpio(_ message: String) -> StartupError { StartupError(exitCode: 69, message) }
     /// EX_OSERR: the control socket or another OS resource failed.
