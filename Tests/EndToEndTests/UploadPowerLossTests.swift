@@ -87,7 +87,9 @@ final class UploadPowerLossTests: XCTestCase {
         let onServer = try server.storedCheckIns(device: Self.deviceID)
         let serverIDs = onServer.map(\.checkIn.id)
         XCTAssertEqual(Set(serverIDs).count, serverIDs.count, "an id is stored twice on the server")
-        XCTAssertEqual(Set(serverIDs), Set(storedOnDevice), "the server holds exactly what the device stored")
+        // Differences, not the two whole sets: a failure then lists only the ids at fault.
+        XCTAssertEqual(Set(storedOnDevice).subtracting(serverIDs).sorted(), [], "stored on the device, never on the server")
+        XCTAssertEqual(Set(serverIDs).subtracting(storedOnDevice).sorted(), [], "on the server, unknown to the device")
         let missing = acknowledged.filter { !Set(serverIDs).contains($0) }
         XCTAssertEqual(missing, [], "acknowledged check-ins that never reached the server")
         XCTAssertGreaterThan(acknowledged.count, kills, "the harness barely exercised the daemon")
