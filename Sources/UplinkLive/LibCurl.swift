@@ -140,12 +140,6 @@ public struct LibCurlUnavailable: Error, Hashable, Sendable, CustomStringConvert
     /// The dynamic loader's or libcurl's own message.
     public var reason: String
 
-    public init(library: String, step: Step, reason: String) {
-        self.library = library
-        self.step = step
-        self.reason = reason
-    }
-
     public var description: String {
         let fix = "the uplink ([uplink], [healthchecks]) needs libcurl: install the Debian package libcurl4 "
             + "(apt install libcurl4), or remove those sections to run the device offline"
