@@ -109,9 +109,10 @@ let package = Package(
                 swiftSettings: strictSettings + customExecutorSettings),
         // The device API's wire format (docs/device-api.yaml), shared by the device and the dev server.
         .module("DeviceAPI", ["CheckInModels"]),
+        // curl.h only (libcurl4-openssl-dev): no pkgConfig, whose `--libs` would link libcurl.
+        // UplinkLive's `LibCurl` dlopens it when the uplink is configured (BENCHMARKS.md: ~6.5 MiB).
         .systemLibrary(
             name: "CCurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .module("UplinkLive", ["UplinkClient", "DeviceAPI", "CheckInModels", "CCurl", "LinuxIO"]),

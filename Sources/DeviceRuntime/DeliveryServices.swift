@@ -55,7 +55,7 @@ final class DeliveryServices {
         do {
             transport = try CurlTransport(threadName: "healthchecks")
         } catch {
-            throw .system("healthchecks: cannot start its thread: \(error)")
+            throw .uplink("healthchecks", error)
         }
         let queue = UploadQueue<CheckInRecord>.deliveries(to: healthchecksTarget, store)
         let pings = settings.checkInURL.map { url in

@@ -139,7 +139,7 @@ struct Uplink {
             transport = try CurlTransport()
             pollTransport = try CurlTransport(threadName: "uplink-poll")
         } catch {
-            throw .system("uplink: cannot start its thread: \(error)")
+            throw .uplink("uplink", error)
         }
         let client = UplinkClient.live(baseURL: configuration.url, token: token, timeout: configuration.timeout,
                                        transport: transport, pollTransport: pollTransport)

@@ -11,7 +11,8 @@ struct Doctor: ParsableCommand {
             Checks, in order: the configuration is valid; the GPIO chip is present and accessible \
             to group gpio and the configured lines exist and are free (or simulated GPIO); the \
             check-in store exists, is writable and passes SQLite's integrity_check; the clock is \
-            synchronised; the backend ([uplink]) accepts the device's token (token file readable, not \
+            synchronised; libcurl loads (when [uplink] or [healthchecks] is set); the backend \
+            ([uplink]) accepts the device's token (token file readable, not \
             world-readable, GET /v1/settings answered) and each healthchecks check answers (a /log \
             entry, which does not change the check's state); the daemon answers on its control socket. Run it as root (sudo) to see \
             everything the service sees.

@@ -10,6 +10,12 @@ enum UplinkProbe {
 
     static func check(_ configuration: DeviceConfiguration) -> [DoctorFinding] {
         var findings: [DoctorFinding] = []
+        if configuration.uplink != nil || configuration.healthchecks != nil {
+            // Loaded only now, as the daemon does: without it no request below could be made.
+            let library = library()
+            guard library.outcome == .ok else { return [library] }
+            findings.append(library)
+        }
         if let uplink = configuration.uplink {
             findings += backend(uplink)
         } else {
@@ -24,6 +30,15 @@ enum UplinkProbe {
             }
         }
         return findings
+    }
+
+    /// libcurl (loaded with dlopen, as lifesignald loads it for `[uplink]` and `[healthchecks]`).
+    static func library() -> DoctorFinding {
+        do {
+            return .ok("libcurl", try LibCurl.shared().versionText)
+        } catch {
+            return .problem("libcurl", error.description, fix: "sudo apt install libcurl4")
+        }
     }
 
     static func backend(_ uplink: UplinkConfiguration) -> [DoctorFinding] {

@@ -14,12 +14,36 @@ public final class CurlTransport: Sendable {
     private let worker: CurlWorker
     private let thread: DedicatedThread
 
-    /// Starts the transport's thread.
-    public init(threadName: String = "uplink-http") throws(SystemError) {
-        _ = curlGlobalInitialization  // once per process, before any thread uses libcurl
-        let worker = try CurlWorker()
-        self.worker = worker
-        thread = try DedicatedThread.start(name: threadName) { worker.run() }
+    /// Why a transport could not start.
+    public enum StartFailure: Error, CustomStringConvertible {
+        /// libcurl is missing or unusable (`LibCurl.shared()`).
+        case libcurl(LibCurlUnavailable)
+        /// The thread or its wake-up descriptor could not be made.
+        case system(SystemError)
+
+        public var description: String {
+            switch self {
+            case let .libcurl(failure): failure.description
+            case let .system(error): "cannot start its thread: \(error)"
+            }
+        }
+    }
+
+    /// Loads libcurl if this is the process's first transport, then starts the transport's thread.
+    public init(threadName: String = "uplink-http") throws(StartFailure) {
+        let curl: LibCurl
+        do {
+            curl = try LibCurl.shared()
+        } catch {
+            throw .libcurl(error)
+        }
+        do {
+            let worker = try CurlWorker(curl: curl)
+            self.worker = worker
+            thread = try DedicatedThread.start(name: threadName) { worker.run() }
+        } catch {
+            throw .system(error)
+        }
     }
 
     /// Sends `request` and returns the response (any status) or why there was none.
@@ -32,16 +56,21 @@ public final class CurlTransport: Sendable {
     /// Sends `request` on the calling thread and blocks until it is done (for a command-line
     /// tool such as `lifesignalctl doctor`; never in the daemon).
     public static func performBlocking(_ request: HTTPRequest) -> Result<HTTPResponse, TransportFailure> {
-        _ = curlGlobalInitialization
-        guard let handle = curl_easy_init() else {
+        let curl: LibCurl
+        do {
+            curl = try LibCurl.shared()
+        } catch {
+            return .failure(TransportFailure(code: -1, message: error.description))
+        }
+        guard let handle = curl.easyInit() else {
             return .failure(TransportFailure(code: -1, message: "libcurl could not create a handle (out of memory?)"))
         }
-        defer { curl_easy_cleanup(handle) }
-        guard let multi = curl_multi_init() else {
+        defer { curl.easyCleanup(handle) }
+        guard let multi = curl.multiInit() else {
             return .failure(TransportFailure(code: -1, message: "libcurl could not create a multi handle (out of memory?)"))
         }
-        defer { curl_multi_cleanup(multi) }
-        return CurlExchange.perform(request, on: handle, multi: multi, shouldStop: { false })
+        defer { _ = curl.multiCleanup(multi) }
+        return CurlExchange.perform(request, curl: curl, on: handle, multi: multi, shouldStop: { false })
     }
 
     /// Stops the thread once the request in progress (if any) has finished; later requests fail.
@@ -56,10 +85,6 @@ public final class CurlTransport: Sendable {
     }
 }
 
-/// libcurl requires `curl_global_init` before any other call and while no other thread uses it.
-/// A global is initialised exactly once, on first use, thread-safely.
-let curlGlobalInitialization: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
-
 /// The loop on the transport's thread. Only `submit` and `requestStop` are called from elsewhere.
 final class CurlWorker: Sendable {
     struct Job: Sendable {
@@ -72,6 +97,7 @@ final class CurlWorker: Sendable {
         var stopRequested = false
     }
 
+    private let curl: LibCurl
     private let wakeup: WakeupEvent
     private let inbox = Mutex(Inbox())
     /// The thread's multi handle while `run` is inside a transfer, so `requestStop` can interrupt
@@ -81,7 +107,8 @@ final class CurlWorker: Sendable {
     /// The largest reply body accepted; a bigger one is cut off as a failure.
     static let maxResponseBytes = 4 << 20
 
-    init() throws(SystemError) {
+    init(curl: LibCurl) throws(SystemError) {
+        self.curl = curl
         wakeup = try WakeupEvent()
     }
 
@@ -102,21 +129,21 @@ final class CurlWorker: Sendable {
         inbox.withLock { $0.stopRequested = true }
         wakeup.signal()
         activeMulti.withLock { address in
-            if let multi = UnsafeMutableRawPointer(bitPattern: address) { _ = curl_multi_wakeup(multi) }
+            if let multi = UnsafeMutableRawPointer(bitPattern: address) { _ = curl.multiWakeup(multi) }
         }
     }
 
     private var stopRequested: Bool { inbox.withLock { $0.stopRequested } }
 
     func run() {
-        let handle = curl_easy_init()
-        let multi = curl_multi_init()
+        let handle = curl.easyInit()
+        let multi = curl.multiInit()
         activeMulti.withLock { $0 = UInt(bitPattern: multi) }
         defer {
             // Cleared under the lock first, so `requestStop` never wakes a freed handle.
             activeMulti.withLock { $0 = 0 }
-            if let multi { curl_multi_cleanup(multi) }
-            if let handle { curl_easy_cleanup(handle) }
+            if let multi { _ = curl.multiCleanup(multi) }
+            if let handle { curl.easyCleanup(handle) }
         }
         while true {
             var descriptor = pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)
@@ -131,7 +158,7 @@ final class CurlWorker: Sendable {
                 if stop {
                     result = .failure(TransportFailure(code: -1, message: "the uplink is shutting down; the request was not sent"))
                 } else if let handle, let multi {
-                    result = CurlExchange.perform(job.request, on: handle, multi: multi, shouldStop: { stopRequested })
+                    result = CurlExchange.perform(job.request, curl: curl, on: handle, multi: multi, shouldStop: { stopRequested })
                 } else {
                     result = .failure(TransportFailure(code: -1, message: "libcurl could not create a handle (out of memory?)"))
                 }

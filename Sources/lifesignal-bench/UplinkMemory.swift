@@ -86,11 +86,14 @@ struct UplinkMemory {
 }
 
 /// The daemon's environment: a plain PATH, plus the bench's own LIFESIGNAL_EXECUTOR and
-/// GLIBC_TUNABLES (to measure, e.g., `glibc.malloc.arena_max=1` without a rebuild).
+/// GLIBC_TUNABLES (to measure, e.g., `glibc.malloc.arena_max=1` without a rebuild), and
+/// BENCH_DAEMON_LD_PRELOAD as the daemon's LD_PRELOAD (`libcurl.so.4`: the daemon as it was when it
+/// linked libcurl, for the "before" figure; not LD_PRELOAD itself, which would reach the build too).
 func daemonEnvironment() -> [String] {
     var environment = ["PATH=/usr/bin:/bin"]
     for name in ["LIFESIGNAL_EXECUTOR", "GLIBC_TUNABLES"] {
         if let value = getenv(name) { environment.append("\(name)=\(String(cString: value))") }
     }
+    if let preload = getenv("BENCH_DAEMON_LD_PRELOAD") { environment.append("LD_PRELOAD=\(String(cString: preload))") }
     return environment
 }

@@ -21,7 +21,8 @@ struct Lifesignald: AsyncParsableCommand {
             with a local store. Control it with lifesignalctl.
 
             Exit codes: 0 stopped cleanly; 78 configuration error (fix the file; do not restart); \
-            69 GPIO line unavailable (wrong name, busy, no permission; a missing chip is waited for); 71 OS resource (control socket) failed; \
+            69 GPIO line unavailable (wrong name, busy, no permission; a missing chip is waited for) \
+            or libcurl missing for [uplink]/[healthchecks] (package libcurl4); 71 OS resource (control socket) failed; \
             70 internal error.
             """
     )

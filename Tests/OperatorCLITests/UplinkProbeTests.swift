@@ -70,7 +70,9 @@ final class UplinkProbeTests: XCTestCase {
             healthchecks: HealthchecksConfiguration(checkInURL: "\(server.baseURL)/ping/check-uuid",
                                                     heartbeatURL: "\(server.baseURL)/ping/key/heartbeat", timeout: .seconds(5)))
         let findings = UplinkProbe.check(configuration)
-        XCTAssertEqual(findings.map(\.outcome), [.ok, .ok, .ok], text(findings))
+        XCTAssertEqual(findings.map(\.outcome), [.ok, .ok, .ok, .ok], text(findings))
+        XCTAssertEqual(findings.map(\.check), ["libcurl", "backend", "healthchecks check-in check", "healthchecks heartbeat check"])
+        XCTAssertTrue(findings[0].detail.contains("libcurl/"), "names the libcurl it loaded: \(findings[0].detail)")
         XCTAssertEqual(server.healthchecksPings.map(\.kind), ["log", "log"], "doctor never marks a check up")
         XCTAssertEqual(server.healthchecksPings.map(\.check), ["check-uuid", "key/heartbeat"])
 
