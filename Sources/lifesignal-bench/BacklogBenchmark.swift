@@ -16,12 +16,17 @@ struct BacklogBenchmark {
     let binaries: String
     let count: Int
     let batchSize: Int
+    /// How often the queue depth is asked for. Each answer counts the pending rows (O(queue) in
+    /// SQLite: ~35 ms of the daemon's CPU at 100,000 pending), so polling every 20 ms, as this did
+    /// first, took a large share of the daemon's one thread away from the upload it measures.
+    let statusInterval: Duration
 
     static let deviceID = "bench-device"
     static let token = "bench-token-0123456789abcdef"
 
     func run() async throws {
-        print("## Upload a \(count)-row backlog to lifesignal-devserver on loopback (batch_size \(batchSize))")
+        print("## Upload a \(count)-row backlog to lifesignal-devserver on loopback (batch_size \(batchSize), "
+              + "queue depth asked every \(milliseconds(statusInterval)))")
         for path in [directory, directory + "/server"] where mkdir(path, 0o750) != 0 && errno != EEXIST {
             throw SystemError.current("mkdir", path)
         }
@@ -50,6 +55,8 @@ struct BacklogBenchmark {
         try waitForListener(port: port, server: server, log: directory + "/server.log")
 
         let status = ControlCoding.encode(ControlRequest(.status))
+        let serverBefore = ProcFS.cpuTime(server.pid)
+        let serverWritesBefore = ProcFS.writeBytes(server.pid) ?? 0
         let start = monotonic()
         let daemon = try Child(executable: binaries + "/lifesignald", arguments: ["--config", config.path],
                                environment: daemonEnvironment(), log: directory + "/daemon.log")
@@ -65,12 +72,14 @@ struct BacklogBenchmark {
                     break
                 }
             }
-            // Polling costs the daemon a status request (~0.1 ms) every 20 ms: under 1 % of its time.
-            pause(.milliseconds(20))
+            pause(statusInterval)
         }
         let daemonPeak = ProcFS.field("VmHWM", in: ProcFS.read("/proc/\(daemon.pid)/status") ?? "") ?? -1
         let daemonNow = ProcFS.residentKilobytes(daemon.pid) ?? -1
         let serverPeak = ProcFS.field("VmHWM", in: ProcFS.read("/proc/\(server.pid)/status") ?? "") ?? -1
+        let daemonCPU = ProcFS.cpuTime(daemon.pid), serverCPU = ProcFS.cpuTime(server.pid)
+        let daemonWrites = ProcFS.writeBytes(daemon.pid) ?? -1
+        let serverWrites = (ProcFS.writeBytes(server.pid) ?? 0) - serverWritesBefore
         let daemonCode = daemon.stop()
         let serverCode = server.stop()
         guard let drained else {
@@ -78,6 +87,14 @@ struct BacklogBenchmark {
         }
         let perSecond = Double(count) / (Double(drained.components.seconds) + Double(drained.components.attoseconds) / 1e18)
         print("exec of lifesignald → queue empty: \(milliseconds(drained)) (\(Int(perSecond)) check-ins/s)")
+        // Which side costs what: CPU seconds each used from the daemon's exec to the empty queue.
+        if let daemonCPU, let serverCPU, let serverBefore {
+            print("CPU time: lifesignald \(milliseconds(daemonCPU.user)) user + \(milliseconds(daemonCPU.system)) system; "
+                  + "lifesignal-devserver \(milliseconds(serverCPU.user - serverBefore.user)) user + "
+                  + "\(milliseconds(serverCPU.system - serverBefore.system)) system")
+        }
+        print("written to disk: lifesignald \(megabytes(kilobytes: daemonWrites / 1024)), "
+              + "lifesignal-devserver \(megabytes(kilobytes: serverWrites / 1024))")
         print("peak resident memory (VmHWM): lifesignald \(megabytes(kilobytes: daemonPeak)) (\(megabytes(kilobytes: daemonNow)) after the drain), "
               + "lifesignal-devserver \(megabytes(kilobytes: serverPeak))")
         let (rows, receipts) = try serverCounts(serverDatabase)
