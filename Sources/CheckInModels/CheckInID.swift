@@ -28,22 +28,30 @@ public struct CheckInID: Hashable, Sendable, Comparable, CustomStringConvertible
     /// Byte by byte, with no intermediate strings: the uploader and the reference server parse
     /// every id of every batch, and the string-based version was a quarter of their CPU time while
     /// uploading a backlog (BENCHMARKS.md).
+    public init?(_ text: String) {
+        var text = text
+        guard let parsed = text.withUTF8(Self.parse) else { return nil }
+        self = parsed
+    }
+
+    /// The same for a substring or any other string type.
     public init?(_ text: some StringProtocol) {
+        self.init(String(text))
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> CheckInID? {
+        guard bytes.count == 36 else { return nil }
         var high: UInt64 = 0, low: UInt64 = 0
-        var offset = 0
-        for byte in text.utf8 {
-            guard offset < 36 else { return nil }
-            defer { offset += 1 }
-            if Self.isHyphenOffset(offset) {
+        for (offset, byte) in bytes.enumerated() {
+            if isHyphenOffset(offset) {
                 guard byte == UInt8(ascii: "-") else { return nil }
                 continue
             }
-            guard let nibble = Self.hexValue(byte) else { return nil }
+            guard let nibble = hexValue(byte) else { return nil }
             // The first 16 digits (offsets 0…18, three hyphens among them) are the high half.
             if offset < 19 { high = high << 4 | nibble } else { low = low << 4 | nibble }
         }
-        guard offset == 36 else { return nil }
-        self.init(high: high, low: low)
+        return CheckInID(high: high, low: low)
     }
 
     /// Lowercase 8-4-4-4-12, written straight into the string's storage.
