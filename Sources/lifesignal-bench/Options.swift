@@ -7,7 +7,7 @@ struct Options {
     var readyRuns = 5
     var backlog = 100_000
     var batchSize = 500
-    var statusIntervalMilliseconds = 100
+    var statusIntervalMilliseconds: Int?
     var workDirectory = "/tmp"
     var phases: Set<String> = ["ready", "idle", "check-ins", "presses", "backlog", "uplink", "sizes"]
 
@@ -18,7 +18,8 @@ struct Options {
                                 [--phases ready,idle,check-ins,presses,backlog,uplink,sizes]
           --binaries     folder with the lifesignald to measure (default: this program's folder)
           --backlog      rows queued for the backlog phase (default 100000); --batch-size its [uplink] batch_size;
-                         --status-interval how often it asks the daemon for its queue depth (default 100 ms)
+                         --status-interval MS: ask the daemon for its queue depth every MS from the start
+                         (default: only once its log shows every row acknowledged)
           --work-dir     where the temporary store goes; must be a real disk (not tmpfs) for write figures
           Set LIFESIGNAL_EXECUTOR=dispatch to measure with the runtime's Dispatch executors instead.
         """
