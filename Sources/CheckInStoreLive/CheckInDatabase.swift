@@ -6,7 +6,8 @@ import SQLiteDatabase
 ///
 /// An actor so that calls from anywhere are serialised onto the one connection (opened NOMUTEX).
 /// Every write is its own `BEGIN IMMEDIATE` transaction and returns only after COMMIT, which with
-/// WAL + `synchronous=FULL` means after fsync. Nothing runs while idle: no timers, no checkpoints
+/// WAL + `synchronous=FULL` means after fsync (marking rows uploaded alone skips the fsync, see
+/// `markRowsUploaded`). Nothing runs while idle: no timers, no checkpoints
 /// other than the ones SQLite does inside a commit.
 public actor CheckInDatabase {
     /// The database file, as given to `open(path:)`.
@@ -194,18 +195,26 @@ public actor CheckInDatabase {
     // MARK: Helpers
 
     /// Sets `uploaded_at_us` on the rows of `table` with these ids that have none, in one transaction.
+    ///
+    /// Not fsynced (`withUnsyncedCommits`): a mark a power cut undoes only re-sends rows the server
+    /// already has and de-duplicates by id, and the next check-in's fsync (or SQLite's next
+    /// checkpoint) makes it durable anyway. That saves one fsync per uploaded batch (a 100,000-row
+    /// backlog: 200; BENCHMARKS.md).
+    /// Check-ins, alerts and everything else are still committed with `synchronous=FULL`.
     func markRowsUploaded(in table: String, ids: [CheckInID], at time: WallTime, noun: String) throws(StoreFailure) -> Int {
         do throws(SQLiteError) {
-            return try connection.transaction { () throws(SQLiteError) -> Int in
-                let update = try connection.prepare(
-                    "UPDATE \(table) SET uploaded_at_us = ?1 WHERE id = ?2 AND uploaded_at_us IS NULL")
-                var marked = 0
-                for id in ids {
-                    try update.bind(.integer(time.microsecondsSinceEpoch), .text(id.description))
-                    try update.step()
-                    marked += connection.changes
+            return try connection.withUnsyncedCommits { () throws(SQLiteError) -> Int in
+                try connection.transaction { () throws(SQLiteError) -> Int in
+                    let update = try connection.prepare(
+                        "UPDATE \(table) SET uploaded_at_us = ?1 WHERE id = ?2 AND uploaded_at_us IS NULL")
+                    var marked = 0
+                    for id in ids {
+                        try update.bind(.integer(time.microsecondsSinceEpoch), .text(id.description))
+                        try update.step()
+                        marked += connection.changes
+                    }
+                    return marked
                 }
-                return marked
             }
         } catch {
             throw StoreFailure(error, while: "mark \(ids.count) \(noun) as uploaded")

@@ -261,7 +261,9 @@ final class Routes: Sendable {
 
     private func uploadCheckIns(_ request: ServerRequest, device: String) -> ServerResponse {
         let batch: CheckInBatch
-        switch APICoding.decode(CheckInBatch.self, from: request.body) {
+        // The layout the device writes is read directly; anything else goes through JSONDecoder.
+        switch CheckInBatch.decodeCanonical(request.body).map(Result.success)
+            ?? APICoding.decode(CheckInBatch.self, from: request.body) {
         case let .success(decoded): batch = decoded
         case let .failure(problem): return .error(400, "the body is not a CheckInBatch: \(problem.message)")
         }

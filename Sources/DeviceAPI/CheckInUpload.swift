@@ -78,15 +78,5 @@ public struct ErrorReply: Codable, Hashable, Sendable {
 
 extension WallTime {
     /// `2026-11-22T21:55:19.042137Z`: like `iso8601`, but keeping every stored microsecond.
-    public var rfc3339Microseconds: String {
-        var seconds = microsecondsSinceEpoch / 1_000_000
-        var micros = microsecondsSinceEpoch % 1_000_000
-        if micros < 0 {  // before 1970 (an unsynchronised clock): round towards the past
-            seconds -= 1
-            micros += 1_000_000
-        }
-        let whole = WallTime(microsecondsSinceEpoch: seconds * 1_000_000).iso8601.prefix(19)
-        let digits = String(micros)
-        return whole + "." + String(repeating: "0", count: 6 - digits.count) + digits + "Z"
-    }
+    public var rfc3339Microseconds: String { rfc3339(fractionDigits: 6) }
 }

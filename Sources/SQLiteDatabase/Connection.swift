@@ -16,6 +16,11 @@ public final class Connection {
     /// The file's path as given to `init`; named in every error.
     public let path: String
     let handle: OpaquePointer
+    /// The `synchronous` level to set again before the next transaction, when leaving a
+    /// `withUnsyncedCommits` scope could not restore it at once (see Connection+Transaction.swift).
+    var synchronousToRestore: String?
+    /// True inside `withUnsyncedCommits`, whose own transactions must not restore the level.
+    var insideUnsyncedCommits = false
 
     /// Opens (or creates) the database at `path`.
     ///

@@ -47,7 +47,7 @@ extension UplinkClient {
             }
         }
         @Sendable func upload(_ batch: [CheckInRecord]) async -> Result<UploadOutcome, UplinkFailure> {
-            let body = APICoding.encode(CheckInBatch(checkIns: batch.map(UploadedCheckIn.init)))
+            let body = CheckInBatch.json(batch)
             return await exchange(.post, checkInsURL, body).flatMap { Self.uploadOutcome($0, url: checkInsURL) }
         }
         let heartbeatURL = base + DeviceAPIPath.heartbeat

@@ -71,7 +71,8 @@ final class Bench {
         }
         if options.phases.contains("backlog") {
             try await BacklogBenchmark(directory: directory + "/backlog", binaries: options.binaries,
-                                       count: options.backlog, batchSize: options.batchSize).run()
+                                       count: options.backlog, batchSize: options.batchSize,
+                                       statusInterval: options.statusIntervalMilliseconds.map { .milliseconds($0) }).run()
         }
         if options.phases.contains("uplink") {
             try UplinkMemory(directory: directory + "/uplink", binaries: options.binaries).run()

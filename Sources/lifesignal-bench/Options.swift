@@ -7,15 +7,19 @@ struct Options {
     var readyRuns = 5
     var backlog = 100_000
     var batchSize = 500
+    var statusIntervalMilliseconds: Int?
     var workDirectory = "/tmp"
     var phases: Set<String> = ["ready", "idle", "check-ins", "presses", "backlog", "uplink", "sizes"]
 
     static let usage = """
         usage: lifesignal-bench [--binaries DIR] [--presses N] [--check-ins N] [--idle-seconds S]
-                                [--ready-runs N] [--backlog N] [--batch-size N] [--work-dir DIR]
+                                [--ready-runs N] [--backlog N] [--batch-size N] [--status-interval MS]
+                                [--work-dir DIR]
                                 [--phases ready,idle,check-ins,presses,backlog,uplink,sizes]
           --binaries     folder with the lifesignald to measure (default: this program's folder)
-          --backlog      rows queued for the backlog phase (default 100000); --batch-size its [uplink] batch_size
+          --backlog      rows queued for the backlog phase (default 100000); --batch-size its [uplink] batch_size;
+                         --status-interval MS: ask the daemon for its queue depth every MS from the start
+                         (default: only once its log shows every row acknowledged)
           --work-dir     where the temporary store goes; must be a real disk (not tmpfs) for write figures
           Set LIFESIGNAL_EXECUTOR=dispatch to measure with the runtime's Dispatch executors instead.
         """
@@ -38,6 +42,7 @@ struct Options {
             case "--ready-runs": readyRuns = try number()
             case "--backlog": backlog = try number()
             case "--batch-size": batchSize = try number()
+            case "--status-interval": statusIntervalMilliseconds = try number()
             case "--work-dir": workDirectory = value
             case "--phases": phases = Set(value.split(separator: ",").map(String.init))
             default: throw UsageError("unknown option \(argument)\n\(Self.usage)")

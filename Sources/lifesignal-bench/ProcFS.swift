@@ -61,6 +61,18 @@ enum ProcFS {
         return totals.map { ($0.key, $0.value) }.sorted { $0.kilobytes > $1.kilobytes }
     }
 
+    /// CPU time the process has used so far, user and system (all its threads, from /proc/PID/stat).
+    static func cpuTime(_ pid: pid_t) -> (user: Duration, system: Duration)? {
+        // The command name (field 2) may contain spaces and parentheses: count from the last ')'.
+        guard let stat = read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // utime and stime are fields 14 and 15 of the line, i.e. 11 and 12 after the command name.
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+        let ticksPerSecond = Int(sysconf(Int32(_SC_CLK_TCK)))
+        func duration(_ ticks: Int) -> Duration { .milliseconds(ticks * 1000 / max(ticksPerSecond, 1)) }
+        return (duration(user), duration(system))
+    }
+
     /// Bytes the process caused to be written to the storage layer.
     static func writeBytes(_ pid: pid_t) -> Int? {
         read("/proc/\(pid)/io").flatMap { field("write_bytes", in: $0) }

@@ -128,6 +128,9 @@ final class CheckInDatabaseTests: XCTestCase {
         let uploadedAt = WallTime(microsecondsSinceEpoch: 1_763_900_000_000_000)
         let marked = try await database.markUploaded(ids: [recorded[0].id, recorded[2].id, .random()], at: uploadedAt)
         XCTAssertEqual(marked, 2, "unknown ids are not counted")
+        // The mark itself is not fsynced, but check-ins written after it are again.
+        let synchronous = try await database.pragma("synchronous")
+        XCTAssertEqual(synchronous, "2", "synchronous must be FULL again after a mark")
         let stillPending = try await database.pendingCheckIns(limit: 10)
         XCTAssertEqual(stillPending, [recorded[1], recorded[3]])
         let pendingCount = try await database.pendingUploadCount()

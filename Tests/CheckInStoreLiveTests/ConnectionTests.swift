@@ -20,6 +20,24 @@ final class ConnectionTests: XCTestCase {
         return connection
     }
 
+    func testUnsyncedCommitsRunAtNormalAndTheLevelBeforeIsBackAfterwardsEvenWhenTheBodyThrows() throws {
+        let connection = try openTable()
+        try connection.pragma("synchronous", set: "FULL")
+        let inside = try connection.withUnsyncedCommits { () throws(SQLiteError) -> String? in
+            try connection.transaction { () throws(SQLiteError) in try connection.execute("INSERT INTO t (n) VALUES (1)") }
+            return try connection.pragma("synchronous")
+        }
+        XCTAssertEqual(inside, "1", "NORMAL inside, its own transaction included")
+        XCTAssertEqual(try connection.pragma("synchronous"), "2")
+        XCTAssertThrowsError(try connection.withUnsyncedCommits { () throws(SQLiteError) in
+            try connection.transaction { () throws(SQLiteError) in try connection.execute("INSERT INTO missing (n) VALUES (1)") }
+        })
+        XCTAssertEqual(try connection.pragma("synchronous"), "2")
+        let count = try connection.prepare("SELECT count(*) FROM t")
+        _ = try count.step()
+        XCTAssertEqual(try count.int64(at: 0), 1)
+    }
+
     func testTypedBindsRoundTripThroughColumnReads() throws {
         let connection = try openTable()
         let insert = try connection.prepare("INSERT INTO t (n, s, b) VALUES (?1, ?2, ?3)")
