@@ -200,7 +200,7 @@ extension DaemonHarness {
     /// A resident-memory bound (KiB) set for the plain build, for this run. AddressSanitizer's shadow
     /// memory, redzones and allocator metadata about double a debug daemon's peak (10,000-row backlog:
     /// 34 MiB plain, 67 MiB with no quarantine), and the capped quarantine with its redzones adds about
-    /// twice its size (97 MiB with 16 MiB). ThreadSanitizer stays within the plain bound.
+    /// twice its size (97 MiB with 16 MiB). ThreadSanitizer stays within the plain bound (79 MiB).
     static func residentBoundKiB(plain bound: Int) -> Int {
         guard sanitizer == "address" else { return bound }
         return bound * 2 + 2 * addressSanitizerQuarantineMiB * 1024
