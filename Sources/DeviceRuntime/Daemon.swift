@@ -69,16 +69,18 @@ struct DeviceService: Service {
         let device: Device
         do {
             device = try await MainActor.run { () throws(StartupError) -> Device in
-                let device = try Device(configuration: configuration, clock: .live(sleep: sleep), logger: logger)
-                try device.start(terminalView: view)
-                return device
+                try Device(configuration: configuration, clock: .live(sleep: sleep), logger: logger)
             }
         } catch {
-            let failure = error as? StartupError ?? StartupError(exitCode: 70, "\(error)")
-            logger.critical("\(failure.message)")
-            await notifications.startFailed(failure.message)
-            await exitCode.set(failure.exitCode)
-            return
+            return await startFailed(error)
+        }
+        do {
+            try await device.start(terminalView: view)
+        } catch {
+            await startFailed(error)
+            // What had started before the failure (the feature's effects, the uplink's threads, the
+            // terminal's raw mode) stops too, instead of running on until the process exits.
+            return await device.stop()
         }
         await notifications.deviceStarted(device)
         await withTaskGroup(of: Void.self) { group in
@@ -89,6 +91,13 @@ struct DeviceService: Service {
         }
         await notifications.stopping()
         await device.stop()
+    }
+
+    private func startFailed(_ error: any Error) async {
+        let failure = error as? StartupError ?? StartupError(exitCode: 70, "\(error)")
+        logger.critical("\(failure.message)")
+        await notifications.startFailed(failure.message)
+        await exitCode.set(failure.exitCode)
     }
 }
 

@@ -16,7 +16,9 @@ import UplinkClient
 @MainActor
 final class SettingsSync {
     private let client: UplinkClient
-    private let store: Store<CheckInFeature>
+    /// Weak: the store's observer holds this sync (through `UplinkEvents`), so a strong reference
+    /// back would keep both alive for good; the device owns the store.
+    private weak var store: Store<CheckInFeature>?
     private let storeClient: CheckInStoreClient
     private let logger: Logger
     private var running = false
@@ -31,7 +33,7 @@ final class SettingsSync {
 
     /// Starts a sync, or queues one more if one is running.
     func sync() {
-        guard store.state.hasLoadedSettings else { return }
+        guard let store, store.state.hasLoadedSettings else { return }
         guard !running else {
             requestedAgain = true
             return
@@ -40,13 +42,13 @@ final class SettingsSync {
         Task {
             repeat {
                 requestedAgain = false
-                await syncOnce()
+                await syncOnce(store)
             } while requestedAgain
             running = false
         }
     }
 
-    private func syncOnce() async {
+    private func syncOnce(_ store: Store<CheckInFeature>) async {
         let local = RemoteSettings(settings: store.state.settings, version: store.state.settingsVersion)
         let remote: RemoteSettings
         switch await client.fetchSettings() {
@@ -57,7 +59,7 @@ final class SettingsSync {
             remote = fetched
         }
         if remote.version > local.version || (remote.version == local.version && remote.settings != local.settings) {
-            await apply(remote)
+            await apply(remote, to: store)
         } else if local.version > remote.version {
             switch await client.pushSettings(local) {
             case let .failure(failure):
@@ -65,12 +67,12 @@ final class SettingsSync {
             case .success(.accepted):
                 logger.info("settings sent to the backend", metadata: ["version": "\(local.version)"])
             case let .success(.backendIsNewer(newer)):
-                await apply(newer)
+                await apply(newer, to: store)
             }
         }
     }
 
-    private func apply(_ remote: RemoteSettings) async {
+    private func apply(_ remote: RemoteSettings, to store: Store<CheckInFeature>) async {
         if case let .failure(problem) = store.state.policy.validate(remote.settings) {
             logger.error("settings from the backend not applied (version \(remote.version)): \(problem.message)")
             return
