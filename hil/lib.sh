@@ -7,8 +7,12 @@ REPO_DIR=$(cd "$HIL_DIR/.." && pwd)
 CACHE_DIR=${HIL_CACHE:-$REPO_DIR/.hil-cache}
 mkdir -p "$CACHE_DIR"
 
-log() { printf '[hil] %s\n' "$*" >&2; }
-die() { printf '[hil] error: %s\n' "$*" >&2; exit 1; }
+# Every line carries the minutes:seconds since the stage started (HIL_START, inherited by the
+# helper scripts), so a CI log shows where the time goes.
+export HIL_START=${HIL_START:-$(date +%s)}
+elapsed() { local s=$(($(date +%s) - HIL_START)); printf '+%d:%02d' $((s / 60)) $((s % 60)); }
+log() { printf '[hil %s] %s\n' "$(elapsed)" "$*" >&2; }
+die() { printf '[hil %s] error: %s\n' "$(elapsed)" "$*" >&2; exit 1; }
 
 # The newest version apt offers for a package (optionally restricted to versions matching a
 # pattern): Debian's security suite drops old kernels, so never pin a version in a script.

@@ -19,11 +19,15 @@ late_up() {
     echo pull-up > "$SIM/sim_gpio$BUTTON/pull"
 }
 error_text() { ctl status --json | sed -n 's/.*"error" *: *"\([^"]*\)".*/\1/p'; }
+# The status names the chip it waits for (not `sh -c`: ctl is a function of this shell).
+waits_for_late_chip() { error_text | grep -q "waiting for GPIO chip '$LATE_LABEL'"; }
 
 write_config
 sed -i "s|chip = \"$SIM_LABEL\"|chip = \"$LATE_LABEL\"|" "$CONF"
 check "lifesignald starts although its chip is missing" start_daemon
-check "status says which chip it waits for" sh -c "ctl status --json | grep -q \"waiting for GPIO chip '$LATE_LABEL'\""
+check "status says which chip it waits for" waits_for_late_chip
+error_text
+check "and shows the GPIO fault" [ "$(indicator)" = fault ]
 check "the daemon is still running" kill -0 $DAEMON
 
 late_up
@@ -34,8 +38,9 @@ press; usleep 200000; release
 check "a press on the new chip is a check-in" wait_for '[ "$(checkins)" = 1 ]' 5
 
 echo 0 > "$late/live"
-check "a chip removed while running is noticed" wait_for 'error_text | grep -q "waiting for GPIO"' 10
+check "a chip removed while running is noticed" wait_for waits_for_late_chip 10
 error_text
+check "and shows the GPIO fault again" [ "$(indicator)" = fault ]
 check "and the daemon stays up" kill -0 $DAEMON
 
 late_up
@@ -44,4 +49,8 @@ check "and the LEDs show checked in again (green steady)" wait_for '[ "$(leds)" 
 check "with the check-in still stored" [ "$(checkins)" = 1 ]
 kill -TERM $DAEMON; wait $DAEMON; status=$?
 check "SIGTERM stops it cleanly (exit 0)" [ "$status" = 0 ]
+# Scenarios after this one see only the main chip again (both name a line GPIO17).
+echo 0 > "$late/live"
+for line in $BUTTON $LEDS; do rmdir "$late/bank0/line$line"; done
+rmdir "$late/bank0" "$late"
 finish
