@@ -58,21 +58,30 @@ public struct DeviceLogHandler: LogHandler {
 
 /// Where log lines go: stderr, or through the terminal view so they don't garble its status line.
 public final class LogSink: Sendable {
-    private let writer: Mutex<@Sendable (String) -> Void>
+    /// The closure sits inside a struct, never directly in the Mutex: a bare closure as
+    /// `Mutex<Value>`'s generic value is re-abstracted on every `withLock { $0 }`, and the
+    /// `inout sending` write-back stores the wrapper back, so each line wrapped the writer in one
+    /// more thunk (Swift 6.3.1, -O and -Onone): ~100 bytes of heap and one more stack frame per
+    /// line, calls slower with every line, a stack overflow after ~100,000 lines (BENCHMARKS.md).
+    private struct Writer: Sendable {
+        let write: @Sendable (String) -> Void
+    }
+
+    private let writer: Mutex<Writer>
 
     public init() {
-        writer = Mutex({ line in
+        writer = Mutex(Writer { line in
             var text = line + "\n"
             text.withUTF8 { buffer in _ = Glibc.write(STDERR_FILENO, buffer.baseAddress, buffer.count) }
         })
     }
 
     public func redirect(_ write: @escaping @Sendable (String) -> Void) {
-        writer.withLock { $0 = write }
+        writer.withLock { $0 = Writer(write: write) }
     }
 
     public func write(_ line: String) {
-        let write = writer.withLock { $0 }
+        let write = writer.withLock { $0.write }
         write(line)
     }
 }

@@ -193,6 +193,7 @@ final class Bench {
         let line = ControlCoding.encode(ControlRequest(.checkIn))
         let writtenBefore = ProcFS.writeBytes(daemon.pid) ?? 0
         var roundTrips = Sample()
+        print("resident memory before: \(memoryLine(daemon))")
         for index in 0..<count {
             let start = monotonic()
             let answer = try ControlClient.send(line, to: config.socket, timeout: .seconds(10))
@@ -200,6 +201,9 @@ final class Bench {
             guard case let .success(response) = ControlCoding.decode(ControlResponse.self, from: answer),
                   response.ok, response.checkIn != nil else {
                 throw BenchError("check-in \(index + 1) was not acknowledged: \(answer)")
+            }
+            if (index + 1) % options.memoryEvery == 0 {
+                print("after \(index + 1) check-ins: \(memoryLine(daemon))")
             }
         }
         let written = (ProcFS.writeBytes(daemon.pid) ?? 0) - writtenBefore
@@ -216,6 +220,11 @@ final class Bench {
         let settled = ProcFS.residentKilobytes(daemon.pid) ?? -1
         print("resident memory 12 s later: \(megabytes(kilobytes: settled)) (\(ProcFS.residentBreakdown(daemon.pid)))")
         print("")
+    }
+
+    /// VmRSS with its anonymous and file-backed parts, for the growth curve.
+    func memoryLine(_ daemon: Child) -> String {
+        "\(megabytes(kilobytes: ProcFS.residentKilobytes(daemon.pid) ?? -1)) (\(ProcFS.residentBreakdown(daemon.pid)))"
     }
 
     // MARK: Sizes

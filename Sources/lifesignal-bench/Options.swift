@@ -3,6 +3,8 @@ struct Options {
     var binaries: String
     var presses = 1000
     var checkIns = 10_000
+    /// Resident memory is printed after every this many check-ins (the growth curve).
+    var memoryEvery = 5_000
     var idleSeconds = 60
     var readyRuns = 5
     var backlog = 100_000
@@ -12,11 +14,12 @@ struct Options {
     var phases: Set<String> = ["ready", "idle", "check-ins", "presses", "backlog", "uplink", "sizes"]
 
     static let usage = """
-        usage: lifesignal-bench [--binaries DIR] [--presses N] [--check-ins N] [--idle-seconds S]
+        usage: lifesignal-bench [--binaries DIR] [--presses N] [--check-ins N] [--memory-every N] [--idle-seconds S]
                                 [--ready-runs N] [--backlog N] [--batch-size N] [--status-interval MS]
                                 [--work-dir DIR]
                                 [--phases ready,idle,check-ins,presses,backlog,uplink,sizes]
           --binaries     folder with the lifesignald to measure (default: this program's folder)
+          --memory-every print resident memory after every N check-ins (default 5000): the growth curve
           --backlog      rows queued for the backlog phase (default 100000); --batch-size its [uplink] batch_size;
                          --status-interval MS: ask the daemon for its queue depth every MS from the start
                          (default: only once its log shows every row acknowledged)
@@ -38,6 +41,7 @@ struct Options {
             case "--binaries": binaries = value
             case "--presses": presses = try number()
             case "--check-ins": checkIns = try number()
+            case "--memory-every": memoryEvery = try number()
             case "--idle-seconds": idleSeconds = try number()
             case "--ready-runs": readyRuns = try number()
             case "--backlog": backlog = try number()
