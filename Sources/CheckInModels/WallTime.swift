@@ -65,6 +65,10 @@ public struct WallTime: Hashable, Sendable, Comparable, CustomStringConvertible 
         }
     }
 
+    /// The largest year, either side of year 0, that `init(iso8601:)` accepts: far beyond any
+    /// clock, and small enough that no arithmetic on the result overflows.
+    public static let yearLimit: Int64 = 100_000
+
     /// Parses what `iso8601` prints (UTC, `Z`, optional fraction of up to 6 digits).
     public init?(iso8601 text: String) {
         if let fixed = Self.parseFixedLayout(text) {
@@ -84,7 +88,9 @@ public struct WallTime: Hashable, Sendable, Comparable, CustomStringConvertible 
             time = time[..<dot]
         }
         let clock = time.split(separator: ":").compactMap { Int64($0) }
-        guard date.count == 3, clock.count == 3,
+        // The year is bounded because the text may come from a server: microseconds since 1970
+        // overflow Int64 beyond ±292,000 years, and the difference of two times must fit as well.
+        guard date.count == 3, clock.count == 3, (-Self.yearLimit...Self.yearLimit).contains(date[0]),
               (1...12).contains(date[1]), (1...31).contains(date[2]),
               (0..<24).contains(clock[0]), (0..<60).contains(clock[1]), (0..<61).contains(clock[2])
         else { return nil }

@@ -123,10 +123,21 @@ extension UplinkClient {
         }
     }
 
+    /// The longest interval or reminder a settings reply may carry, in seconds (about 31 years):
+    /// far beyond any policy, far below where a duration's microseconds overflow.
+    static let maximumSettingSeconds: Int64 = 1_000_000_000
+
     /// A `DeviceSettings` body as settings with their version.
     static func settings(_ response: HTTPResponse, request: String) -> Result<RemoteSettings, UplinkFailure> {
         switch APICoding.decode(DeviceSettings.self, from: response.body) {
         case let .success(remote):
+            // Bounded before they become durations: the settings policy judges the real range, but
+            // microsecond arithmetic on, say, Int64.max seconds would trap before it could say so.
+            for (name, seconds) in [("intervalSeconds", remote.intervalSeconds), ("reminderSeconds", remote.reminderSeconds)]
+                where !(0...maximumSettingSeconds).contains(seconds) {
+                return .failure(UplinkFailure(.permanent, "\(request) answered \(response.status) with \(name) \(seconds), "
+                    + "outside 0…\(maximumSettingSeconds) seconds", httpStatus: response.status))
+            }
             return .success(RemoteSettings(
                 settings: CheckInSettings(interval: .seconds(remote.intervalSeconds), reminder: .seconds(remote.reminderSeconds)),
                 version: remote.version))
@@ -171,8 +182,9 @@ extension UplinkClient {
 
     /// A non-2xx reply as a failure carrying the server's message and its `Retry-After`.
     static func failure(_ response: HTTPResponse, request: String) -> UplinkFailure {
+        // One line either way: the message goes into `status`, the log and the notes a user reads.
         let serverMessage: String = switch APICoding.decode(ErrorReply.self, from: response.body) {
-        case let .success(reply): reply.error
+        case let .success(reply): reply.error.filter { !$0.isNewline }
         case .failure: String(decoding: response.body.prefix(200), as: UTF8.self)
             .filter { !$0.isNewline }
         }
