@@ -140,9 +140,15 @@ public struct WallTime: Hashable, Sendable, Comparable, CustomStringConvertible 
 
 extension Duration {
     /// The duration truncated to whole microseconds (what the store and the wall clock keep).
+    ///
+    /// Saturates at ±`Int64.max` µs (±292,000 years) instead of trapping: a duration can come from
+    /// a server or a damaged row, and a limit check on it must get to say "out of range".
     public var wholeMicroseconds: Int64 {
         let (seconds, attoseconds) = components
-        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+        let (micros, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        let (total, overflow2) = micros.addingReportingOverflow(attoseconds / 1_000_000_000_000)
+        guard !overflow, !overflow2 else { return seconds < 0 ? -Int64.max : Int64.max }
+        return total
     }
 
     public var wholeSeconds: Int64 { components.seconds }
