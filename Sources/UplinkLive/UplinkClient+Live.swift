@@ -183,11 +183,11 @@ extension UplinkClient {
     /// A non-2xx reply as a failure carrying the server's message and its `Retry-After`.
     static func failure(_ response: HTTPResponse, request: String) -> UplinkFailure {
         // One line either way: the message goes into `status`, the log and the notes a user reads.
-        let serverMessage: String = switch APICoding.decode(ErrorReply.self, from: response.body) {
-        case let .success(reply): reply.error.filter { !$0.isNewline }
+        let replyText: String = switch APICoding.decode(ErrorReply.self, from: response.body) {
+        case let .success(reply): reply.error
         case .failure: String(decoding: response.body.prefix(200), as: UTF8.self)
-            .filter { !$0.isNewline }
         }
+        let serverMessage = replyText.filter { !$0.isNewline }
         let retryAfter = response.headers["retry-after"].flatMap { RetryAfter.parse($0, now: RetryAfter.wallNow()) }
         var message = "\(request) answered HTTP \(response.status)"
         if !serverMessage.isEmpty { message += ": \(serverMessage)" }
