@@ -1,4 +1,5 @@
 @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
+import Dispatch
 import Glibc
 import LinuxIO
 @_spi(ExperimentalCustomExecutors) import SingleThreadExecutor
@@ -46,11 +47,19 @@ final class SingleThreadExecutorTests: XCTestCase {
         let ran = Recorder()
         let offsets = [60, 0, 40, 20, 40]
         let executor = self.executor!
+        // The loop is held until every job is enqueued: on a loaded machine (a CI run under TSan)
+        // enqueuing the last ones once took longer than their deadlines, and a job enqueued after
+        // a later deadline has passed rightly runs after it. Held, the loop finds them all due at
+        // once and must still run them in deadline order.
+        let gate = DispatchSemaphore(value: 0)
+        let hold = Task(executorPreference: Deferring(executor, until: clock.now)) { gate.wait() }
         let tasks = offsets.map { offset in
             Task(executorPreference: Deferring(executor, until: base + .milliseconds(offset))) {
                 ran.append(Recorder.Entry(offset: offset, at: clock.now, onLoop: executor.isOnLoopThread))
             }
         }
+        gate.signal()
+        await hold.value
         for task in tasks { await task.value }
         let record = ran.entries.withLock { $0 }
         XCTAssertEqual(record.map(\.offset), [0, 20, 40, 40, 60], "deadline order; equal deadlines in arrival order")
