@@ -51,20 +51,12 @@ enum DiskBaseline {
         }
         var sample = Sample()
         for index in 0..<count {
-            if spacing > .zero { pause(spacing) }
+            if spacing > .zero { pause(spacing) }  // blocks the thread: nothing else runs in the bench meanwhile
             let start = monotonic()
             guard write(descriptor, index, page) == page.count else { throw SystemError.current("write", path) }
             guard fdatasync(descriptor) == 0 else { throw SystemError.current("fdatasync", path) }
             sample.add(monotonic() - start)
         }
         return sample
-    }
-
-    /// Blocks the thread (nothing else runs in the bench meanwhile) for `duration`.
-    private static func pause(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }
 }
