@@ -47,10 +47,10 @@ final class SingleThreadExecutorTests: XCTestCase {
         let ran = Recorder()
         let offsets = [60, 0, 40, 20, 40]
         let executor = self.executor!
-        // The loop is held until every job is enqueued: on a loaded machine (a CI run under TSan)
-        // enqueuing the last ones once took longer than their deadlines, and a job enqueued after
-        // a later deadline has passed rightly runs after it. Held, the loop finds them all due at
-        // once and must still run them in deadline order.
+        // The loop is held until every job is enqueued: under ThreadSanitizer (a CI run, nothing
+        // else on the machine) enqueuing the last ones once took longer than their deadlines, and
+        // a job enqueued after a later deadline has passed rightly runs after it. Held, the loop
+        // finds them all due at once and must still run them in deadline order.
         let gate = DispatchSemaphore(value: 0)
         let hold = Task(executorPreference: Deferring(executor, until: clock.now)) { gate.wait() }
         let tasks = offsets.map { offset in
