@@ -16,9 +16,11 @@ die() { printf '[hil %s] error: %s\n' "$(elapsed)" "$*" >&2; exit 1; }
 
 # The newest version apt offers for a package (optionally restricted to versions matching a
 # pattern): Debian's security suite drops old kernels, so never pin a version in a script.
+# Prints nothing (and succeeds) when apt offers none, so that the caller can say what is missing.
 candidate_version() { # package [version-regex]
-    apt-cache madison "$1" | awk -F'|' '{gsub(/ /,"",$2); print $2}' \
-        | grep -E "${2:-.}" | sort -V | tail -n1
+    # (The pattern goes through the environment: awk -v would eat its backslashes.)
+    apt-cache madison "$1" | pattern=${2:-.} awk -F'|' '{gsub(/ /,"",$2)} $2 ~ ENVIRON["pattern"] {print $2}' \
+        | sort -V | tail -n1
 }
 
 # Downloads package=version into the cache once; prints the .deb path.

@@ -41,9 +41,9 @@ let config = LibgpiodConfiguration(
 var logger = Logger(label: "probe")
 logger.logLevel = .info
 
-let gpio: GPIOClient
+let gpio: GPIOLines
 do {
-    gpio = try GPIOClient.libgpiod(config, log: logger)
+    gpio = try GPIOLines.libgpiod(config, log: logger)
 } catch {
     say("error: \(error)")
     exit(1)
