@@ -2,7 +2,8 @@
 // LifeSignal Device: a check-in button and status LEDs for people who live alone.
 //
 // Modules by responsibility (see docs/architecture.md):
-//   pure logic        ComposableCore, CheckInModels, CheckInFeature, NotificationsFeature, LEDLanguage, ConfigFile, DeviceConfig
+//   pure logic        ComposableCore, Backoff, CheckInModels, CheckInFeature, NotificationsFeature, UploadFeature,
+//                     HeartbeatFeature, PingListenerFeature, SettingsSyncFeature, LEDLanguage, ConfigFile, DeviceConfig
 //   client interfaces DeviceClock, GPIOClient, CheckInStoreClient, UplinkClient
 //   live clients      DeviceClockLive, GPIOSimulated (+ SimulatorTerminal), CheckInStoreLive (over
 //                     SQLiteDatabase/CSQLite), GPIOLibgpiod (over CGPIOD), UplinkLive (over libcurl/CCurl,
@@ -15,6 +16,7 @@ import PackageDescription
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
 ]
 
 /// Swift 6.3's executor factory (`typealias DefaultExecutorFactory` on the `@main` type) is SPI
@@ -60,19 +62,35 @@ let package = Package(
     targets: [
         // MARK: Pure logic (no I/O, no Foundation)
         .module("ComposableCore"),
-        .module("ComposableTestSupport", ["ComposableCore", customDump]),
+        // What test targets share: TestStore, fakes, seeded random numbers, temporary directories,
+        // waiting with a deadline, test clocks, the reference backend on loopback.
+        .module("TestSupport", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "DevServer",
+                                customDump, clocks, concurrencyExtras]),
         .module("CheckInModels"),
-        .module("DeviceClock", ["CheckInModels"]),
+        .module("Backoff"),
+        .module("DeviceClock", ["CheckInModels", "ComposableCore"]),
         .module("LEDLanguage"),
         .module("CheckInFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "CheckInStoreClient", "LEDLanguage"]),
-        .module("NotificationsFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "CheckInStoreClient", "UplinkClient"]),
+        .module("NotificationsFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "CheckInStoreClient", "UplinkClient", "Backoff"]),
+        // The uplink's loops as reducers: one uploader per queue, heartbeats, the ping long poll,
+        // the settings sync.
+        .module("UploadFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "CheckInStoreClient", "UplinkClient", "Backoff"]),
+        .module("HeartbeatFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "UplinkClient"]),
+        .module("PingListenerFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "CheckInStoreClient", "UplinkClient", "Backoff"]),
+        .module("SettingsSyncFeature", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "UplinkClient"]),
+        .module("StoreHealthFeature", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "Backoff"]),
+        .module("GPIOFeature", ["ComposableCore", "CheckInModels", "GPIOClient", "DeviceClock", "Backoff"]),
+        .module("DeviceFeature", ["ComposableCore", "CheckInModels", "CheckInFeature", "StoreHealthFeature", "GPIOFeature",
+                                  "NotificationsFeature", "UploadFeature", "HeartbeatFeature", "PingListenerFeature",
+                                  "SettingsSyncFeature", "CheckInStoreClient", "GPIOClient", "UplinkClient", "DeviceClock",
+                                  "DeviceConfig", "LEDLanguage", "Backoff"]),
         .module("ConfigFile"),
         .module("DeviceConfig", ["ConfigFile", "CheckInModels", "LEDLanguage"]),
 
         // MARK: Dependency client interfaces
-        .module("GPIOClient"),
-        .module("CheckInStoreClient", ["CheckInModels"]),
-        .module("UplinkClient", ["CheckInModels"]),
+        .module("GPIOClient", ["ComposableCore"]),
+        .module("CheckInStoreClient", ["CheckInModels", "ComposableCore"]),
+        .module("UplinkClient", ["CheckInModels", "ComposableCore"]),
 
         // MARK: Live implementations
         .systemLibrary(
@@ -80,11 +98,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .module("SQLiteDatabase", ["CSQLite"]),
-        .module("CheckInStoreLive", ["CheckInStoreClient", "CheckInModels", "SQLiteDatabase"]),
+        .module("SQLiteDatabase", ["CSQLite", "LinuxIO"]),
+        // The store runs on a thread of its own (LinuxIO's SerialThreadExecutor).
+        .module("CheckInStoreLive", ["CheckInStoreClient", "CheckInModels", "SQLiteDatabase", "LinuxIO"]),
         // Linux-only C declarations the Glibc module hides: eventfd, pthread_setname_np, adjtimex.
         .systemLibrary(name: "CLinuxSupport"),
-        .module("DeviceClockLive", ["DeviceClock", "CheckInModels", "CLinuxSupport", "LinuxIO"]),
+        .module("DeviceClockLive", ["DeviceClock", "CheckInModels", "LinuxIO"]),
         .module("GPIOSimulated", ["GPIOClient"]),
         // SystemError (errno text), an eventfd wake-up and a dedicated pthread for poll loops.
         .module("LinuxIO", ["CLinuxSupport"]),
@@ -118,22 +137,28 @@ let package = Package(
         .module("UplinkLive", ["UplinkClient", "DeviceAPI", "CheckInModels", "CCurl", "LinuxIO"]),
 
         // MARK: Daemon plumbing and executables
+        .module("LEDDriver", ["GPIOClient", "LEDLanguage"]),
+        .module("DeviceLive", ["DeviceFeature", "DeviceConfig", "CheckInModels", "CheckInStoreClient", "CheckInStoreLive", "DeviceClock",
+                               "DeviceClockLive", "GPIOClient", "GPIOSimulated", "GPIOLibgpiod", "UplinkClient", "UplinkLive",
+                               "LinuxIO", log]),
+        .module("DeviceLogging", ["ComposableCore", log]),
+        .module("DeviceControl", ["DeviceFeature", "CheckInFeature", "NotificationsFeature", "UploadFeature", "HeartbeatFeature",
+                                  "CheckInModels", "CheckInStoreClient", "ComposableCore", "ControlProtocol", "DeviceClock",
+                                  "LEDDriver"]),
         .module("ControlProtocol", ["CheckInModels"]),
-        .module("ControlSocket", ["LinuxIO"]),
+        .module("ControlSocket", ["LinuxIO", "CheckInModels"]),
         .module("DeviceRuntime", [
-            "ComposableCore", "CheckInFeature", "CheckInModels", "DeviceClock", "DeviceClockLive",
-            "GPIOClient", "GPIOSimulated", "CheckInStoreClient", "CheckInStoreLive", "LEDLanguage",
-            "DeviceConfig", "ControlProtocol", "ControlSocket", "SimulatorTerminal", "LinuxIO", "GPIOLibgpiod",
-            "SystemdNotify", "UplinkClient", "UplinkLive", "NotificationsFeature", log, lifecycle,
+            "ComposableCore", "DeviceFeature", "CheckInFeature", "DeviceConfig", "DeviceControl", "DeviceLive", "DeviceLogging",
+            "ControlProtocol", "ControlSocket", "LEDDriver", "GPIOSimulated", "SimulatorTerminal", "SystemdNotify", log, lifecycle,
         ]),
         .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO",
                                  "SQLiteDatabase", "CLinuxSupport", "UplinkClient", "UplinkLive", argumentParser]),
-        .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "LinuxIO", "SingleThreadExecutor", argumentParser],
+        .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "DeviceLive", "LinuxIO", "SingleThreadExecutor", argumentParser],
                           swiftSettings: strictSettings + customExecutorSettings),
         .executableTarget(name: "lifesignalctl", dependencies: ["OperatorCLI"], swiftSettings: strictSettings),
         // scripts/bench: drives the release daemon and measures latency, memory, wake-ups, writes.
         .executableTarget(name: "lifesignal-bench", dependencies: [
-            "DeviceRuntime", "DeviceConfig", "DeviceClock", "DeviceClockLive", "GPIOSimulated", "ControlSocket",
+            "DeviceRuntime", "DeviceLogging", "DeviceLive", "DeviceFeature", "DeviceConfig", "DeviceClock", "DeviceClockLive", "GPIOSimulated", "ControlSocket",
             "ControlProtocol", "LinuxIO", "SingleThreadExecutor",
             // The backlog phase: a 100,000-row queue written straight into a store.
             "CheckInStoreLive", "CheckInModels", "SQLiteDatabase",
@@ -143,29 +168,60 @@ let package = Package(
         .executableTarget(name: "lifesignal-devserver", dependencies: ["DevServer", "LinuxIO", argumentParser],
                           swiftSettings: strictSettings),
 
-        // MARK: Tests
-        .tests("ComposableCoreTests", ["ComposableCore", "ComposableTestSupport", clocks, concurrencyExtras]),
-        .tests("CheckInFeatureTests", ["CheckInFeature", "CheckInModels", "CheckInStoreClient", "DeviceClock", "ComposableTestSupport", clocks, concurrencyExtras]),
-        .tests("NotificationsFeatureTests", ["NotificationsFeature", "CheckInModels", "CheckInStoreClient", "DeviceClock", "UplinkClient", "ComposableTestSupport", clocks, concurrencyExtras]),
+        // MARK: Tests (one target per module, named after it; ArchitectureTests checks)
+        .tests("ComposableCoreTests", ["ComposableCore", "TestSupport", clocks, concurrencyExtras]),
+        .tests("BackoffTests", ["Backoff", "TestSupport"]),
+        .tests("CheckInModelsTests", ["CheckInModels", "TestSupport"]),
+        .tests("CheckInFeatureTests", ["CheckInFeature", "CheckInModels", "CheckInStoreClient", "DeviceClock", "TestSupport", clocks, concurrencyExtras]),
+        .tests("NotificationsFeatureTests", ["NotificationsFeature", "CheckInModels", "CheckInStoreClient", "DeviceClock", "UplinkClient", "TestSupport", clocks, concurrencyExtras]),
+        .tests("UploadFeatureTests", ["UploadFeature", "ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "UplinkClient", "Backoff", "TestSupport", clocks, concurrencyExtras]),
+        .tests("HeartbeatFeatureTests", ["HeartbeatFeature", "ComposableCore", "CheckInModels", "DeviceClock", "UplinkClient", "TestSupport", clocks, concurrencyExtras]),
+        .tests("PingListenerFeatureTests", ["PingListenerFeature", "ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "UplinkClient", "Backoff", "TestSupport", clocks, concurrencyExtras]),
+        .tests("SettingsSyncFeatureTests", ["SettingsSyncFeature", "ComposableCore", "CheckInModels", "CheckInStoreClient", "UplinkClient", "TestSupport", concurrencyExtras]),
+        .tests("StoreHealthFeatureTests", ["StoreHealthFeature", "CheckInStoreClient", "CheckInModels", "DeviceClock", "TestSupport", clocks]),
+        .tests("GPIOFeatureTests", ["GPIOFeature", "GPIOClient", "DeviceClock", "TestSupport", clocks]),
+        .tests("DeviceFeatureTests", ["DeviceFeature", "CheckInFeature", "StoreHealthFeature", "GPIOFeature", "NotificationsFeature",
+                                      "CheckInStoreClient", "CheckInModels", "GPIOClient", "DeviceClock", "DeviceConfig",
+                                      "ComposableCore", "TestSupport", clocks]),
         .tests("LEDLanguageTests", ["LEDLanguage"]),
-        .tests("GPIOTests", ["GPIOClient", "GPIOSimulated", "SimulatorTerminal", "LinuxIO"]),
-        .tests("GPIOLibgpiodTests", ["GPIOLibgpiod", "GPIOClient", log]),
-        .tests("CheckInStoreLiveTests", ["CheckInStoreLive", "SQLiteDatabase"]),
-        .tests("ConfigTests", ["ConfigFile", "DeviceConfig"]),
-        .tests("ControlTests", ["ControlSocket", "LinuxIO"]),
-        .tests("ControlProtocolTests", ["ControlProtocol", "CheckInModels"]),
-        .tests("DeviceClockLiveTests", ["DeviceClockLive", "DeviceClock", "CheckInModels"]),
-        .tests("EndToEndTests", ["ControlProtocol", "ControlSocket", "CheckInStoreLive", "CheckInStoreClient",
-                                 "SQLiteDatabase", "DeviceAPI", "DevServer", "CheckInModels"]),
-        .tests("UplinkTests", ["UplinkClient", "UplinkLive", "DeviceAPI", "DevServer", "CheckInModels",
-                               "CheckInStoreLive", "DeviceRuntime", "DeviceClock", "DeviceClockLive", "NotificationsFeature",
-                               "LinuxIO"]),
-        .tests("ArchitectureTests", []),
-        .tests("SystemdNotifyTests", ["SystemdNotify"]),
-        .tests("DeviceRuntimeTests", ["DeviceRuntime", "GPIOClient", "GPIOSimulated", "DeviceConfig", "DeviceClock",
-                                     "DeviceClockLive", "CheckInFeature", log]),
-        .tests("OperatorCLITests", ["OperatorCLI", "SQLiteDatabase", "DevServer", "ControlProtocol", "DeviceConfig"]),
+        .tests("ConfigFileTests", ["ConfigFile"]),
+        .tests("DeviceConfigTests", ["DeviceConfig", "ConfigFile", "CheckInModels", "LEDLanguage", "TestSupport"]),
+        .tests("DeviceClockTests", ["DeviceClock", "CheckInModels", "ComposableCore", "TestSupport", clocks]),
+        .tests("GPIOClientTests", ["GPIOClient", "GPIOSimulated", "ComposableCore", "TestSupport"]),
+        .tests("CheckInStoreClientTests", ["CheckInStoreClient", "CheckInModels", "ComposableCore", "TestSupport"]),
+        .tests("UplinkClientTests", ["UplinkClient", "CheckInModels", "ComposableCore", "TestSupport"]),
+        .tests("DeviceClockLiveTests", ["DeviceClockLive", "DeviceClock", "CheckInModels", "LinuxIO"]),
+        .tests("SQLiteDatabaseTests", ["SQLiteDatabase", "TestSupport"]),
+        .tests("CheckInStoreLiveTests", ["CheckInStoreLive", "CheckInStoreClient", "CheckInModels", "SQLiteDatabase", "LinuxIO", "TestSupport"]),
+        .tests("GPIOSimulatedTests", ["GPIOSimulated", "GPIOClient", "TestSupport"]),
+        .tests("SimulatorTerminalTests", ["SimulatorTerminal", "GPIOSimulated", "GPIOClient", "LinuxIO", "TestSupport"]),
+        .tests("GPIOLibgpiodTests", ["GPIOLibgpiod", "GPIOClient", "TestSupport", log]),
+        .tests("LinuxIOTests", ["LinuxIO", "TestSupport"]),
+        .tests("SystemdNotifyTests", ["SystemdNotify", "TestSupport"]),
         .testTarget(name: "SingleThreadExecutorTests", dependencies: ["SingleThreadExecutor", "LinuxIO"],
                     swiftSettings: strictSettings + customExecutorSettings),
+        .tests("DeviceAPITests", ["DeviceAPI", "CheckInModels", "TestSupport"]),
+        .tests("UplinkLiveTests", ["UplinkLive", "UplinkClient", "DeviceAPI", "DevServer", "CheckInModels", "TestSupport"]),
+        .tests("DevServerTests", ["DevServer", "DeviceAPI", "TestSupport"]),
+        .tests("ControlProtocolTests", ["ControlProtocol", "CheckInModels", "TestSupport"]),
+        .tests("ControlSocketTests", ["ControlSocket", "LinuxIO", "TestSupport"]),
+        .tests("LEDDriverTests", ["LEDDriver", "LEDLanguage", "GPIOClient", "TestSupport"]),
+        .tests("DeviceLoggingTests", ["DeviceLogging", "ComposableCore", log]),
+        .tests("DeviceControlTests", ["DeviceControl", "DeviceFeature", "StoreHealthFeature", "CheckInModels", "CheckInStoreClient",
+                                      "ComposableCore", "ControlProtocol", "DeviceClock", "DeviceConfig", "GPIOClient", "LEDDriver",
+                                      "UploadFeature", "TestSupport", clocks]),
+        .tests("DeviceLiveTests", ["DeviceLive", "DeviceConfig", "DeviceFeature", "TestSupport", log]),
+        // The production graph in-process: live clients over a real store, the simulated board and
+        // the reference backend on 127.0.0.1, or test clients.
+        .tests("DeviceRuntimeTests", ["DeviceRuntime", "DeviceLive", "DeviceFeature", "DeviceConfig", "DeviceLogging", "DeviceClock",
+                                      "DeviceClockLive", "CheckInModels", "CheckInStoreClient", "CheckInStoreLive", "ComposableCore",
+                                      "ControlProtocol", "ControlSocket", "DevServer", "DeviceAPI", "GPIOClient", "GPIOSimulated",
+                                      "LEDDriver", "LEDLanguage", "StoreHealthFeature", "UplinkClient", "UploadFeature", "TestSupport",
+                                      clocks, log]),
+        .tests("OperatorCLITests", ["OperatorCLI", "SQLiteDatabase", "DevServer", "ControlProtocol", "DeviceConfig", "TestSupport"]),
+        // The `lifesignald` and `lifesignalctl` executables, run as processes (the daemon's end-to-end tests).
+        .tests("LifesignaldTests", ["ControlProtocol", "ControlSocket", "CheckInStoreLive", "CheckInStoreClient",
+                                    "SQLiteDatabase", "DeviceAPI", "DevServer", "CheckInModels", "TestSupport"]),
+        .tests("ArchitectureTests", []),
     ]
 )

@@ -41,9 +41,11 @@ public struct AlertState: Equatable, Sendable {
     public var isStoring = false
     /// Stored alerts the backend has not acknowledged yet, oldest first.
     public var unacknowledged: [AlertID] = []
-    /// The backend refused the alert for good (permanent failure): it stays queued, but the device
-    /// no longer claims to be sending it; the fault says why.
-    public var sendingRefused = false
+    /// An alert whose durable write failed: kept here and stored again once the store can write.
+    public var unsaved: AlertRecord?
+    /// The backend refused the alert for good (permanent failure), with its message: the alert
+    /// stays queued, but the device no longer claims to be sending it; the fault says why.
+    public var sendingRefused: String?
     /// The alert the backend acknowledged last, while the delivered pattern shows.
     public var delivered: AlertID?
 
@@ -54,7 +56,7 @@ public struct AlertState: Equatable, Sendable {
     /// Whether the LEDs show "sending": stored (or being stored) and not acknowledged, with an
     /// uplink that has not refused it.
     public var isSending: Bool {
-        isStoring || (settings?.hasUplink == true && !unacknowledged.isEmpty && !sendingRefused)
+        isStoring || (settings?.hasUplink == true && !unacknowledged.isEmpty && sendingRefused == nil)
     }
 
     /// The alert's pattern, if one should show (these win over everything but check-in feedback).
@@ -70,6 +72,7 @@ public struct AlertState: Equatable, Sendable {
         if settings == nil { return "off" }
         if window != nil { return "cancel_window" }
         if isStoring { return "storing" }
+        if unsaved != nil { return "not_stored" }
         if isSending { return "sending" }
         if !unacknowledged.isEmpty { return "not_sent" }
         if delivered != nil { return "delivered" }

@@ -18,24 +18,18 @@ extension CheckInFeature {
             state.alert.window = nil
             state.alert.isStoring = true
             let alert = AlertRecord(id: newCheckInID(), at: window.requestedAt, source: window.source)
-            return .run { [alertStore] send in
-                await send(.alert(.storeResponse(await Result { () async throws(StoreFailure) in
-                    try await alertStore.record(alert)
-                })))
-            }
+            // Kept until stored: a help request is never dropped because the store failed once.
+            state.alert.unsaved = alert
+            return storeAlert(alert)
 
         case let .storeResponse(.success(record)):
             state.alert.isStoring = false
-            state.alert.unacknowledged.append(record.id)
-            if state.alert.settings?.hasUplink != true {
-                state.error = DeviceError(.alertNotSent, "help alert stored but NOT sent: this device has no [uplink], "
-                    + "so nobody was alerted")
-            }
+            if state.alert.unsaved?.id == record.id { state.alert.unsaved = nil }
+            if !state.alert.unacknowledged.contains(record.id) { state.alert.unacknowledged.append(record.id) }
             return .send(.delegate(.alertStored(record)))
 
         case let .storeResponse(.failure(failure)):
             state.alert.isStoring = false
-            state.error = DeviceError(.alertNotStored, "help alert NOT saved and NOT sent: \(failure.message)")
             return .send(.delegate(.alertNotStored(failure)))
 
         case .loadPending:
@@ -60,8 +54,7 @@ extension CheckInFeature {
             guard let last = ids.last else { return .none }
             state.alert.unacknowledged.removeAll { ids.contains($0) }
             if state.alert.unacknowledged.isEmpty {
-                state.alert.sendingRefused = false
-                if state.error?.kind == .alertNotSent { state.error = nil }
+                state.alert.sendingRefused = nil
             }
             state.alert.delivered = last
             let display = state.alert.settings?.deliveredDisplay ?? .seconds(30)
@@ -75,14 +68,20 @@ extension CheckInFeature {
 
         case let .sendingRefused(message):
             guard !state.alert.unacknowledged.isEmpty else { return .none }
-            state.alert.sendingRefused = true
-            state.error = DeviceError(.alertNotSent, "help alert NOT delivered: \(message); it stays queued and is "
-                + "sent again at the next check-in, alert or restart")
+            state.alert.sendingRefused = message
             return .none
 
         case .deliveredDisplayEnded:
             state.alert.delivered = nil
             return .none
+        }
+    }
+
+    func storeAlert(_ alert: AlertRecord) -> Effect<Action> {
+        .run { [alertStore] send in
+            await send(.alert(.storeResponse(await Result { () async throws(StoreFailure) in
+                try await alertStore.record(alert)
+            })))
         }
     }
 

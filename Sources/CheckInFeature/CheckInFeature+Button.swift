@@ -38,15 +38,10 @@ extension CheckInFeature {
             // With alerts on, the long press asks for help: the cancel window's pattern is its feedback.
             return .merge(openAlertWindow(&state, source: .button), .send(.delegate(.longPressed)))
 
-        case let .gpioLost(message):
-            state.error = DeviceError(.gpioUnavailable, message)
+        case .buttonLost:
             // The button went with the chip: whatever it was doing, it is not a press any more.
             state.button = .released
             return .cancel(id: CancelID.longPress)
-
-        case .gpioRestored:
-            if state.error?.kind == .gpioUnavailable { state.error = nil }
-            return .none
 
         default:
             return .none

@@ -15,12 +15,10 @@ extension CheckInFeature {
             return .cancel(id: CancelID.phaseBoundary)
         }
         let now = clock.now()
-        // Exact within a boot (monotonic) and across a reboot with trusted wall clocks; otherwise
-        // only a lower bound is known (docs/time.md). Overdue is declared only once certain.
         let elapsed = now.elapsedTime(since: last.at)
         state.elapsedTimeUnknown = !elapsed.isKnown
-        let remaining = state.settings.interval - max(elapsed.lowerBound, .zero)
-        let countdown = Countdown(deadline: now.wall + remaining, remaining: remaining)
+        let countdown = state.countdown(at: now) ?? Countdown(deadline: now.wall, remaining: .zero)
+        let remaining = countdown.remaining
 
         let untilBoundary: Duration?
         if remaining <= .zero {

@@ -8,8 +8,7 @@ extension CheckInFeature {
     func reduceLoadedSettings(into state: inout State, result: Result<StoredSettings?, StoreFailure>) -> Effect<Action> {
         switch result {
         case let .failure(failure):
-            state.error = DeviceError(.storeUnavailable, "settings could not be read: \(failure.message)")
-            return .none
+            return .send(.delegate(.loadFailed(failure)))
 
         case let .success(stored):
             state.hasLoadedSettings = true
@@ -19,14 +18,15 @@ extension CheckInFeature {
                 state.appliedFromConfig = configured
                 return select(configured, into: &state)
             }
+            var refused: Effect<Action> = .none
             if let stored {
                 if case let .failure(problem) = state.policy.validate(stored.settings) {
                     // Never fall back silently: keep the stored values and say why they are suspect.
-                    state.error = DeviceError(.settingsRejected, "stored settings are not allowed here: \(problem.message)")
+                    refused = .send(.delegate(.storedSettingsRefused(problem)))
                 }
                 state.settings = stored.settings
             }
-            return refreshPhase(&state)
+            return .merge(refreshPhase(&state), refused)
         }
     }
 
@@ -34,24 +34,23 @@ extension CheckInFeature {
     /// the new settings are saved.
     func select(_ candidate: CheckInSettings, into state: inout State) -> Effect<Action> {
         if case let .failure(problem) = state.policy.validate(candidate) {
-            state.error = DeviceError(.settingsRejected, "settings not changed: \(problem.message)")
             return .send(.delegate(.settingsRejected(problem)))
         }
         state.settings = candidate
         state.settingsVersion += 1
-        if state.error?.kind == .settingsRejected || state.error?.kind == .settingsNotSaved {
-            state.error = nil
-        }
         let stored = StoredSettings(settings: candidate, version: state.settingsVersion,
                                     appliedFromConfig: state.appliedFromConfig)
-        return .merge(
-            refreshPhase(&state),
-            .run { [store] send in
-                await send(.settingsSaveResponse(await Result { () async throws(StoreFailure) in
-                    try await store.saveSettings(stored)
-                    return stored
-                }))
-            }
-        )
+        // Kept until saved: a store that cannot write now gets them again once it can.
+        state.unsavedSettings = stored
+        return .merge(refreshPhase(&state), save(stored))
+    }
+
+    func save(_ stored: StoredSettings) -> Effect<Action> {
+        .run { [store] send in
+            await send(.settingsSaveResponse(await Result { () async throws(StoreFailure) in
+                try await store.saveSettings(stored)
+                return stored
+            }))
+        }
     }
 }

@@ -23,7 +23,7 @@ public struct CheckInFeature: Reducer {
         clock: DeviceClock,
         newCheckInID: @escaping @Sendable () -> CheckInID = { CheckInID.random() },
         historyWindow: Int = 20,
-        alertStore: AlertStoreClient = .unavailable
+        alertStore: AlertStoreClient
     ) {
         self.store = store
         self.alertStore = alertStore
@@ -32,13 +32,15 @@ public struct CheckInFeature: Reducer {
         self.historyWindow = historyWindow
     }
 
-    enum CancelID {
+    public enum CancelID {
         static let phaseBoundary = EffectID("phase-boundary")
         static let longPress = EffectID("long-press")
         static let feedback = EffectID("feedback")
         static let alertWindow = EffectID("alert-cancel-window")
         static let alertDelivered = EffectID("alert-delivered")
         static let uploadStale = EffectID("upload-stale")
+        /// The durable write of a check-in: never cancelled (a stopping daemon waits for it).
+        public static let checkInWrite = EffectID("check-in-write")
     }
 
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -55,8 +57,11 @@ public struct CheckInFeature: Reducer {
                           .cancel(id: CancelID.feedback), .cancel(id: CancelID.alertWindow),
                           .cancel(id: CancelID.alertDelivered), .cancel(id: CancelID.uploadStale))
 
-        case .buttonPressed, .buttonReleased, .longPressThresholdReached, .gpioLost, .gpioRestored:
+        case .buttonPressed, .buttonReleased, .longPressThresholdReached, .buttonLost:
             return reduceButton(into: &state, action: action)
+
+        case .storeWritable:
+            return saveWhatWaits(&state)
 
         case let .checkInRequested(source):
             guard !state.isCheckingIn else { return .none }
@@ -68,15 +73,13 @@ public struct CheckInFeature: Reducer {
                     try await store.record(checkIn)
                 }))
             }
+            .cancellable(id: CancelID.checkInWrite)
 
         case let .checkInResponse(.success(record)):
             state.isCheckingIn = false
             let answered = pingsAnswered(into: &state)
             state.history.insert(record, at: 0)
             state.history = Array(state.history.prefix(historyWindow))
-            if state.error?.kind == .checkInNotStored || state.error?.kind == .storeUnavailable {
-                state.error = nil  // the store works again
-            }
             state.feedback = .acknowledged
             return .merge(
                 refreshPhase(&state),
@@ -88,7 +91,6 @@ public struct CheckInFeature: Reducer {
         case let .checkInResponse(.failure(failure)):
             state.isCheckingIn = false
             state.pingResponsesBeingStored = []  // not stored: the pings stay pending
-            state.error = DeviceError(.checkInNotStored, "check-in NOT saved: \(failure.message)")
             // Never let an earlier acknowledgement keep showing over the fault.
             state.feedback = nil
             return .merge(.cancel(id: CancelID.feedback), .send(.delegate(.checkInFailed(failure))))
@@ -105,15 +107,11 @@ public struct CheckInFeature: Reducer {
             state.isLoadingHistory = false
             state.history = records
             state.hasLoadedHistory = true
-            if state.error?.kind == .storeUnavailable {
-                state.error = nil  // a store that could not be read at start has opened since
-            }
             return .merge(refreshPhase(&state), reanchorWallTimesIfTrusted(state))
 
         case let .checkInHistoryResponse(.failure(failure)):
             state.isLoadingHistory = false
-            state.error = DeviceError(.storeUnavailable, "check-in history could not be read: \(failure.message)")
-            return .none
+            return .send(.delegate(.loadFailed(failure)))
 
         case .loadCheckInSettings:
             return .run { [store] send in
@@ -135,10 +133,10 @@ public struct CheckInFeature: Reducer {
             return select(settings, into: &state)
 
         case let .settingsSaveResponse(.success(stored)):
+            if state.unsavedSettings?.version == stored.version { state.unsavedSettings = nil }
             return .send(.delegate(.settingsSaved(stored)))
 
         case let .settingsSaveResponse(.failure(failure)):
-            state.error = DeviceError(.settingsNotSaved, "settings apply now but were NOT saved: \(failure.message)")
             return .send(.delegate(.settingsNotSaved(failure)))
 
         case .phaseBoundaryReached:
@@ -173,17 +171,20 @@ public struct CheckInFeature: Reducer {
             state.feedback = nil
             return .none
 
-        case let .setError(error):
-            state.error = error
-            return .none
-
-        case .dismissError:
-            state.error = nil
-            return .none
-
         case .delegate:
             return .none
         }
+    }
+
+    /// Saves what could not be saved while the store failed: the latest settings, a help alert.
+    func saveWhatWaits(_ state: inout State) -> Effect<Action> {
+        var effects: [Effect<Action>] = []
+        if let unsaved = state.unsavedSettings { effects.append(save(unsaved)) }
+        if let alert = state.alert.unsaved, !state.alert.isStoring {
+            state.alert.isStoring = true
+            effects.append(storeAlert(alert))
+        }
+        return .merge(effects)
     }
 
     /// Shows `state.feedback` for `duration`, replacing any feedback already showing.

@@ -32,11 +32,11 @@ extension CheckInFeature {
         case phaseBoundaryReached
         /// The acknowledgement or long-press feedback has been shown long enough.
         case feedbackFinished
-        /// The GPIO chip is missing or was removed (message says which and why): the button and
-        /// the LEDs are gone until `gpioRestored`. A press in progress ends without a check-in.
-        case gpioLost(String)
-        /// The chip is back and the lines are held again.
-        case gpioRestored
+        /// The button went with its GPIO chip: a press in progress ends without a check-in.
+        case buttonLost
+        /// The store proved it can write again: what could not be saved meanwhile (settings, a
+        /// help alert) is saved now.
+        case storeWritable
         /// The wall clock was set or stepped (NTP, an operator, the first synchronisation) or has
         /// become synchronised. Countdowns run on monotonic time and do not move; the deadline shown
         /// is recomputed, unknown elapsed time may become known, and unsynchronised check-ins of this
@@ -63,16 +63,17 @@ extension CheckInFeature {
         /// How many check-ins of this boot had their wall time re-anchored.
         case wallTimesReanchored(Result<Int, StoreFailure>)
 
-        // MARK: Errors (app: `setError`, `dismissError` / `alert(.dismiss)`)
-        case setError(DeviceError?)
-        case dismissError
-
         // MARK: Delegate actions, for whoever hosts the feature (control socket, logs)
         case delegate(Delegate)
 
         public enum Delegate: Equatable, Sendable {
             case checkInStored(CheckInRecord)
             case checkInFailed(StoreFailure)
+            /// The history or the settings could not be read from the store.
+            case loadFailed(StoreFailure)
+            /// The stored settings are outside this device's policy; they are used anyway (never a
+            /// silent fallback), and the operator should know.
+            case storedSettingsRefused(SettingsError)
             case settingsSaved(StoredSettings)
             case settingsRejected(SettingsError)
             case settingsNotSaved(StoreFailure)

@@ -1,5 +1,6 @@
 public import CheckInModels
 public import LEDLanguage
+public import CheckInStoreClient
 
 extension CheckInFeature {
     public struct State: Equatable, Sendable {
@@ -36,8 +37,9 @@ extension CheckInFeature {
         public var elapsedTimeUnknown = false
         public var feedback: Feedback?
         public var button: ButtonState = .released
-        public var error: DeviceError?
         public var isRunning = false
+        /// Settings that apply but could not be saved; saved again once the store can write.
+        public var unsavedSettings: StoredSettings?
         /// The help alert (off unless `alert.settings` is set).
         public var alert = AlertState()
         /// Check-ins waiting for the backend, and whether they have waited too long.
@@ -63,11 +65,25 @@ extension CheckInFeature {
 
         public var lastCheckIn: CheckInRecord? { history.first }
 
-        /// What the LEDs show. Feedback wins for its moment (a check-in's, then the alert's), then a
-        /// fault, then an alert being sent, then overdue, then a pending ping, then the phase: the device never shows "checked
-        /// in" while it cannot store check-ins. Check-ins not uploaded for too long mark the
-        /// checked-in and reminder patterns, never overdue or a fault.
-        public var indicator: Indicator {
+        /// The deadline as of `now`: the one projection of the countdown (the phase, `status` and
+        /// the systemd status line all use it). Exact within a boot (monotonic) and across a reboot
+        /// with trusted wall clocks; otherwise only a lower bound of the elapsed time is known, and
+        /// `remaining` is the most that can be left (docs/time.md). Nil before the first check-in.
+        public func countdown(at now: DeviceInstant) -> Countdown? {
+            guard let last = lastCheckIn else { return nil }
+            let elapsed = now.elapsedTime(since: last.at)
+            let remaining = settings.interval - max(elapsed.lowerBound, .zero)
+            return Countdown(deadline: now.wall + remaining, remaining: remaining)
+        }
+
+        /// What the LEDs show, given whether the device has a fault (a condition that stops it
+        /// keeping its word: the device feature knows them all).
+        ///
+        /// Feedback wins for its moment (a check-in's, then the alert's), then a fault, then an
+        /// alert being sent, then overdue, then a pending ping, then the phase: the device never
+        /// shows "checked in" while it cannot keep its word. Check-ins not uploaded for too long mark
+        /// the checked-in and reminder patterns, never overdue or a fault.
+        public func indicator(fault: Bool) -> Indicator {
             switch feedback {
             case .acknowledged: return .acknowledged
             case .longPress: return .longPress
@@ -76,7 +92,7 @@ extension CheckInFeature {
             // The cancel window and "delivered" are moments; "sending" can last for hours offline,
             // so a fault (the device itself is broken) wins over it.
             if let alertIndicator = alert.indicator, alertIndicator != .alertSending { return alertIndicator }
-            if error?.isFault == true { return .fault }
+            if fault { return .fault }
             if alert.indicator == .alertSending { return .alertSending }
             if case .overdue = phase { return .overdue }
             if !pendingPings.isEmpty { return .pingPending }

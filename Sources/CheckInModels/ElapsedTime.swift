@@ -9,7 +9,8 @@
 public enum ElapsedTime: Hashable, Sendable {
     /// Measured: on the monotonic clock within a boot, or by two synchronised wall-clock readings.
     case exactly(Duration)
-    /// Not measurable yet (a reboot with an untrusted wall clock on either side): at least this much.
+    /// Not measurable (a reboot with an untrusted wall clock on either side, or readings that
+    /// contradict each other): at least this much.
     case atLeast(Duration)
 
     /// What has certainly passed: the exact value, or the lower bound.
@@ -26,13 +27,37 @@ public enum ElapsedTime: Hashable, Sendable {
 
 extension DeviceInstant {
     /// Time elapsed from `earlier` to this reading, exactly when the clocks allow it (see `ElapsedTime`).
+    ///
+    /// Readings that contradict themselves are never taken as a measurement (docs/time.md): an
+    /// uptime lower than `earlier`'s on the same boot (a time namespace gives CLOCK_BOOTTIME an offset
+    /// of its own) links the readings only through the wall clock, as across a reboot; and two
+    /// synchronised wall clocks that say less time passed than is certain (this boot's uptime, or
+    /// none at all) leave it unknown.
     public func elapsedTime(since earlier: DeviceInstant) -> ElapsedTime {
+        // At least this much has certainly passed: `earlier` came before this boot began, or (uptime
+        // gone backwards within a boot) nothing is certain.
+        let certain: Duration
+        let tolerance: Duration
         if earlier.bootID == bootID {
-            return .exactly(uptime - earlier.uptime)
+            guard uptime < earlier.uptime else { return .exactly(uptime - earlier.uptime) }
+            certain = .zero
+            tolerance = .zero
+        } else {
+            certain = uptime
+            tolerance = Self.wallClockToleranceAcrossBoots
         }
-        // `earlier` was taken on an earlier boot, so at least this boot's uptime has passed since.
-        guard wallClockSynchronized, earlier.wallClockSynchronized else { return .atLeast(uptime) }
-        // Both walls trusted; should NTP disagree with the uptime, keep what is certainly true.
-        return .exactly(max(wall - earlier.wall, uptime))
+        guard wallClockSynchronized, earlier.wallClockSynchronized else { return .atLeast(certain) }
+        let onTheWall = wall - earlier.wall
+        // A wall clock earlier than the reading it is compared with is wrong, whatever the tolerance.
+        guard onTheWall >= .zero, onTheWall >= certain - tolerance else { return .atLeast(certain) }
+        return .exactly(max(onTheWall, certain))
     }
+
+    /// How far the wall clocks may fall short of this boot's uptime across a reboot and still count
+    /// as agreeing with it. A clock set at boot from a real-time clock is behind by up to the RTC's
+    /// whole second (as is the earlier boot's), so a short power cut can show a wall-clock
+    /// difference a little under the uptime although nothing is wrong; calling that "unknown" would
+    /// show a fault after a blip. Within the tolerance the uptime is taken (the certain part);
+    /// beyond it the readings contradict each other.
+    public static let wallClockToleranceAcrossBoots: Duration = .seconds(2)
 }

@@ -1,4 +1,5 @@
 public import CheckInModels
+public import ComposableCore
 
 /// Where help alerts are kept until the backend has acknowledged them (the same durable store as
 /// the check-ins). `record` returns only once the alert's transaction is durable.
@@ -16,9 +17,9 @@ public struct AlertStoreClient: Sendable {
         self.pending = pending
     }
 
-    /// A store that keeps no alerts: every write fails and says so (never a silent success).
-    public static let unavailable = AlertStoreClient(
-        record: { _ throws(StoreFailure) in throw StoreFailure(.unavailable, "this device's store keeps no alerts") },
-        pending: { [] }
+    /// Every call is reported as unexpected (and fails): tests override what they use.
+    public static let failing = AlertStoreClient(
+        record: { _ throws(StoreFailure) in throw .unexpected("AlertStoreClient.record") },
+        pending: { () throws(StoreFailure) in throw .unexpected("AlertStoreClient.pending") }
     )
 }

@@ -1,4 +1,5 @@
 public import CheckInModels
+public import ComposableCore
 
 /// The device's durable memory: check-ins, their upload state and the settings.
 ///
@@ -32,14 +33,10 @@ public struct CheckInStoreClient: Sendable {
         loadSettings: @escaping @Sendable () async throws(StoreFailure) -> StoredSettings?,
         saveSettings: @escaping @Sendable (StoredSettings) async throws(StoreFailure) -> Void,
         pendingUploadCount: @escaping @Sendable () async throws(StoreFailure) -> Int,
-        reanchorWallTimes: @escaping @Sendable (_ now: DeviceInstant) async throws(StoreFailure) -> Int = { _ in 0 },
-        recordAnsweringPings: @escaping @Sendable (NewCheckIn, [PingResponse]) async throws(StoreFailure) -> CheckInRecord = { _, _ async throws(StoreFailure) in
-            throw StoreFailure(.unavailable, "this store cannot keep ping responses; the check-in was not stored")
-        },
-        savePings: @escaping @Sendable ([PendingPing]) async throws(StoreFailure) -> [PendingPing] = { _ async throws(StoreFailure) in
-            throw StoreFailure(.unavailable, "this store cannot keep pings")
-        },
-        pendingPings: @escaping @Sendable () async throws(StoreFailure) -> [PendingPing] = { [] }
+        reanchorWallTimes: @escaping @Sendable (_ now: DeviceInstant) async throws(StoreFailure) -> Int,
+        recordAnsweringPings: @escaping @Sendable (NewCheckIn, [PingResponse]) async throws(StoreFailure) -> CheckInRecord,
+        savePings: @escaping @Sendable ([PendingPing]) async throws(StoreFailure) -> [PendingPing],
+        pendingPings: @escaping @Sendable () async throws(StoreFailure) -> [PendingPing]
     ) {
         self.record = record
         self.history = history
@@ -51,6 +48,21 @@ public struct CheckInStoreClient: Sendable {
         self.savePings = savePings
         self.pendingPings = pendingPings
     }
+}
+
+extension CheckInStoreClient {
+    /// Every call is reported as unexpected (and fails): tests override what they use.
+    public static let failing = CheckInStoreClient(
+        record: { _ throws(StoreFailure) in throw .unexpected("CheckInStoreClient.record") },
+        history: { _ throws(StoreFailure) in throw .unexpected("CheckInStoreClient.history") },
+        loadSettings: { () throws(StoreFailure) in throw .unexpected("CheckInStoreClient.loadSettings") },
+        saveSettings: { _ throws(StoreFailure) in throw .unexpected("CheckInStoreClient.saveSettings") },
+        pendingUploadCount: { () throws(StoreFailure) in throw .unexpected("CheckInStoreClient.pendingUploadCount") },
+        reanchorWallTimes: { _ throws(StoreFailure) in throw .unexpected("CheckInStoreClient.reanchorWallTimes") },
+        recordAnsweringPings: { _, _ throws(StoreFailure) in throw .unexpected("CheckInStoreClient.recordAnsweringPings") },
+        savePings: { _ throws(StoreFailure) in throw .unexpected("CheckInStoreClient.savePings") },
+        pendingPings: { () throws(StoreFailure) in throw .unexpected("CheckInStoreClient.pendingPings") }
+    )
 }
 
 /// Settings as stored, with the config values last applied so that an edited config file takes
@@ -81,6 +93,10 @@ public struct StoreFailure: Error, Hashable, Sendable, CustomStringConvertible {
         case newerSchema
         /// The store could not be opened or reached at all.
         case unavailable
+        /// The database file or its write-ahead log is no longer the file the store has open
+        /// (deleted, moved or replaced while in use): writes are refused until the store is
+        /// recovered, reopened at its path with the rows the open handle still holds.
+        case moved
         /// Anything else SQLite reported.
         case other
     }

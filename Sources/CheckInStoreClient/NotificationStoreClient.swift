@@ -41,6 +41,19 @@ public struct NotificationStoreClient: Sendable {
     }
 }
 
+extension NotificationStoreClient {
+    /// Every call is reported as unexpected (and fails): tests override what they use.
+    public static let failing = NotificationStoreClient(
+        load: { () throws(StoreFailure) in throw .unexpected("NotificationStoreClient.load") },
+        apply: { _ throws(StoreFailure) in throw .unexpected("NotificationStoreClient.apply") },
+        savePreferences: { _ throws(StoreFailure) in throw .unexpected("NotificationStoreClient.savePreferences") },
+        pendingChanges: { _ throws(StoreFailure) in throw .unexpected("NotificationStoreClient.pendingChanges") },
+        markChangesSynced: { _, _ throws(StoreFailure) in throw .unexpected("NotificationStoreClient.markChangesSynced") },
+        cursor: { () throws(StoreFailure) in throw .unexpected("NotificationStoreClient.cursor") },
+        merge: { _ throws(StoreFailure) in throw .unexpected("NotificationStoreClient.merge") }
+    )
+}
+
 /// What `NotificationStoreClient.load` returns.
 public struct NotificationSnapshot: Hashable, Sendable {
     /// Newest first, cleared ones left out.

@@ -8,15 +8,12 @@ extension CheckInDatabase {
     /// An id that is already stored is refused, never overwritten.
     public func recordAlert(_ new: AlertRecord) throws(StoreFailure) -> AlertRecord {
         let stored = AlertRecord(id: new.id, at: new.at.truncatedToMicroseconds, source: new.source)
-        do throws(SQLiteError) {
-            try connection.transaction { () throws(SQLiteError) in
-                let insert = try connection.prepare(Self.insertSQL(into: "alerts"))
-                try Self.bindQueued(insert, id: stored.id, at: stored.at, source: stored.source.rawValue)
-            }
-        } catch where error.code == .constraintPrimaryKey {
-            throw StoreFailure(.other, "alert \(new.id) is already stored in \(path); it was not overwritten")
-        } catch {
-            throw StoreFailure(error, while: "record help alert \(new.id)")
+        try write("record help alert \(new.id)", refusing: { error in
+            guard error.code == .constraintPrimaryKey else { return nil }
+            return StoreFailure(.other, "alert \(new.id) is already stored in \(path); it was not overwritten")
+        }) { () throws(SQLiteError) in
+            let insert = try connection.prepare(Self.insertSQL(into: "alerts"))
+            try Self.bindQueued(insert, id: stored.id, at: stored.at, source: stored.source.rawValue)
         }
         return stored
     }

@@ -35,18 +35,14 @@ extension CheckInDatabase {
     /// Makes `target` known; the first time, it starts with the next check-in recorded (history
     /// made before the target was configured is not delivered to it). Idempotent.
     public func registerDeliveryTarget(_ target: String) throws(StoreFailure) {
-        do throws(SQLiteError) {
-            try connection.transaction { () throws(SQLiteError) in
-                let insert = try connection.prepare("""
-                    INSERT INTO delivery_targets (target, first_insertion_order)
-                    VALUES (?1, (SELECT coalesce(max(insertion_order), 0) + 1 FROM check_ins))
-                    ON CONFLICT (target) DO NOTHING
-                    """)
-                try insert.bind(.text(target))
-                try insert.step()
-            }
-        } catch {
-            throw StoreFailure(error, while: "register the delivery target \(target)")
+        try write("register the delivery target \(target)") { () throws(SQLiteError) in
+            let insert = try connection.prepare("""
+                INSERT INTO delivery_targets (target, first_insertion_order)
+                VALUES (?1, (SELECT coalesce(max(insertion_order), 0) + 1 FROM check_ins))
+                ON CONFLICT (target) DO NOTHING
+                """)
+            try insert.bind(.text(target))
+            try insert.step()
         }
     }
 
@@ -108,19 +104,15 @@ extension CheckInDatabase {
 
     private func changeEach<Item>(_ items: [Item], _ sql: String, while action: String,
                                   values: (Item) -> [SQLiteValue]) throws(StoreFailure) -> Int {
-        do throws(SQLiteError) {
-            return try connection.transaction { () throws(SQLiteError) -> Int in
-                let statement = try connection.prepare(sql)
-                var changed = 0
-                for item in items {
-                    try statement.bind(values: values(item))
-                    try statement.step()
-                    changed += connection.changes
-                }
-                return changed
+        try write(action) { () throws(SQLiteError) -> Int in
+            let statement = try connection.prepare(sql)
+            var changed = 0
+            for item in items {
+                try statement.bind(values: values(item))
+                try statement.step()
+                changed += connection.changes
             }
-        } catch {
-            throw StoreFailure(error, while: action)
+            return changed
         }
     }
 

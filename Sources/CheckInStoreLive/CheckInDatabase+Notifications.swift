@@ -43,43 +43,36 @@ extension CheckInDatabase {
             throw StoreFailure(.other, "notification change \(change.id): \(change.operation.rawValue) "
                 + (change.operation.needsNotificationID ? "needs" : "takes no") + " notification id")
         }
-        do throws(SQLiteError) {
-            return try connection.transaction { () throws(SQLiteError) -> NotificationChange in
-                var queued = change
-                var throughOrder: Int64?
-                if !change.operation.needsNotificationID {
-                    queued.throughCursor = try currentCursor()
-                    throughOrder = try singleInteger("SELECT coalesce(max(local_order), 0) FROM notifications")
-                }
-                let insert = try connection.prepare("""
-                    INSERT INTO notification_changes (id, queue_order, operation, notification_id, at_us,
-                                                      through_cursor, through_local_order)
-                    VALUES (?1, (SELECT coalesce(max(queue_order), 0) + 1 FROM notification_changes), ?2, ?3, ?4, ?5, ?6)
-                    """)
-                try insert.bind(.text(queued.id), .text(queued.operation.rawValue), .text(orNull: queued.notificationID),
-                                .integer(queued.at.microsecondsSinceEpoch), .text(orNull: queued.throughCursor),
-                                .integer(orNull: throughOrder))
-                try insert.step()
-                try reapplyPendingChanges()
-                return queued
+        return try write("store the notification change \(change.operation.rawValue)", refusing: { error in
+            guard error.code == .constraintPrimaryKey else { return nil }
+            return StoreFailure(.other, "notification change \(change.id) is already queued; a new change needs a new id")
+        }) { () throws(SQLiteError) -> NotificationChange in
+            var queued = change
+            var throughOrder: Int64?
+            if !change.operation.needsNotificationID {
+                queued.throughCursor = try currentCursor()
+                throughOrder = try singleInteger("SELECT coalesce(max(local_order), 0) FROM notifications")
             }
-        } catch where error.code == .constraintPrimaryKey {
-            throw StoreFailure(.other, "notification change \(change.id) is already queued; a new change needs a new id")
-        } catch {
-            throw StoreFailure(error, while: "store the notification change \(change.operation.rawValue)")
+            let insert = try connection.prepare("""
+                INSERT INTO notification_changes (id, queue_order, operation, notification_id, at_us,
+                                                  through_cursor, through_local_order)
+                VALUES (?1, (SELECT coalesce(max(queue_order), 0) + 1 FROM notification_changes), ?2, ?3, ?4, ?5, ?6)
+                """)
+            try insert.bind(.text(queued.id), .text(queued.operation.rawValue), .text(orNull: queued.notificationID),
+                            .integer(queued.at.microsecondsSinceEpoch), .text(orNull: queued.throughCursor),
+                            .integer(orNull: throughOrder))
+            try insert.step()
+            try reapplyPendingChanges()
+            return queued
         }
     }
 
     public func saveNotificationPreferences(_ preferences: NotificationPreferences) throws(StoreFailure) {
-        do throws(SQLiteError) {
-            try connection.transaction { () throws(SQLiteError) in
-                let update = try connection.prepare(
-                    "UPDATE notification_settings SET filter_type = ?1, unread_only = ?2 WHERE singleton = 1")
-                try update.bind(.text(orNull: preferences.filter?.rawValue), .bool(preferences.unreadOnly))
-                try update.step()
-            }
-        } catch {
-            throw StoreFailure(error, while: "save the notification filter")
+        try write("save the notification filter") { () throws(SQLiteError) in
+            let update = try connection.prepare(
+                "UPDATE notification_settings SET filter_type = ?1, unread_only = ?2 WHERE singleton = 1")
+            try update.bind(.text(orNull: preferences.filter?.rawValue), .bool(preferences.unreadOnly))
+            try update.step()
         }
     }
 
@@ -106,27 +99,23 @@ extension CheckInDatabase {
     /// marked are left alone. Returns how many were newly marked.
     @discardableResult
     public func markNotificationChangesSynced(ids: [String], at time: WallTime) throws(StoreFailure) -> Int {
-        do throws(SQLiteError) {
-            return try connection.transaction { () throws(SQLiteError) -> Int in
-                let update = try connection.prepare(
-                    "UPDATE notification_changes SET synced_at_us = ?1 WHERE id = ?2 AND synced_at_us IS NULL")
-                var marked = 0
-                for id in ids {
-                    try update.bind(.integer(time.microsecondsSinceEpoch), .text(id))
-                    try update.step()
-                    marked += connection.changes
-                }
-                let prune = try connection.prepare("""
-                    DELETE FROM notification_changes WHERE synced_at_us IS NOT NULL AND queue_order <= (
-                        SELECT queue_order FROM notification_changes WHERE synced_at_us IS NOT NULL
-                        ORDER BY queue_order DESC LIMIT 1 OFFSET ?1)
-                    """)
-                try prune.bind(.integer(Int64(Self.syncedChangesKept)))
-                try prune.step()
-                return marked
+        try write("mark \(ids.count) notification changes as synced") { () throws(SQLiteError) -> Int in
+            let update = try connection.prepare(
+                "UPDATE notification_changes SET synced_at_us = ?1 WHERE id = ?2 AND synced_at_us IS NULL")
+            var marked = 0
+            for id in ids {
+                try update.bind(.integer(time.microsecondsSinceEpoch), .text(id))
+                try update.step()
+                marked += connection.changes
             }
-        } catch {
-            throw StoreFailure(error, while: "mark \(ids.count) notification changes as synced")
+            let prune = try connection.prepare("""
+                DELETE FROM notification_changes WHERE synced_at_us IS NOT NULL AND queue_order <= (
+                    SELECT queue_order FROM notification_changes WHERE synced_at_us IS NOT NULL
+                    ORDER BY queue_order DESC LIMIT 1 OFFSET ?1)
+                """)
+            try prune.bind(.integer(Int64(Self.syncedChangesKept)))
+            try prune.step()
+            return marked
         }
     }
 
@@ -148,42 +137,38 @@ extension CheckInDatabase {
     /// cleared are deleted, then changes not yet acknowledged apply again on top; the page's cursor
     /// is stored with it, so a crash never skips or half-applies a page.
     public func mergeNotifications(_ page: NotificationPage) throws(StoreFailure) {
-        do throws(SQLiteError) {
-            try connection.transaction { () throws(SQLiteError) in
-                let delete = try connection.prepare("DELETE FROM notifications WHERE id = ?1")
-                for id in page.clearedIDs {
-                    try delete.bind(.text(id))
-                    try delete.step()
-                }
-                let upsert = try connection.prepare("""
-                    INSERT INTO notifications (id, local_order, type, created_at_us, is_read, cleared, title, body,
-                                               related_contact_id, related_ping_id, related_alert_id)
-                    VALUES (?1, (SELECT coalesce(max(local_order), 0) + 1 FROM notifications), ?2, ?3, ?4, 0, ?5, ?6,
-                            ?7, ?8, ?9)
-                    ON CONFLICT (id) DO UPDATE SET
-                        type = excluded.type, created_at_us = excluded.created_at_us, is_read = excluded.is_read,
-                        cleared = 0, title = excluded.title, body = excluded.body,
-                        related_contact_id = excluded.related_contact_id, related_ping_id = excluded.related_ping_id,
-                        related_alert_id = excluded.related_alert_id
-                    """)
-                for notification in page.notifications {
-                    try upsert.bind(
-                        .text(notification.id), .text(notification.type.rawValue),
-                        .integer(notification.createdAt.microsecondsSinceEpoch), .bool(notification.isRead),
-                        .text(notification.title), .text(orNull: notification.body),
-                        .text(orNull: notification.relatedContactID), .text(orNull: notification.relatedPingID),
-                        .text(orNull: notification.relatedAlertID))
-                    try upsert.step()
-                }
-                try reapplyPendingChanges()
-                if let cursor = page.cursor {
-                    let update = try connection.prepare("UPDATE notification_settings SET cursor = ?1 WHERE singleton = 1")
-                    try update.bind(.text(cursor))
-                    try update.step()
-                }
+        try write("store \(page.notifications.count) notifications from the backend") { () throws(SQLiteError) in
+            let delete = try connection.prepare("DELETE FROM notifications WHERE id = ?1")
+            for id in page.clearedIDs {
+                try delete.bind(.text(id))
+                try delete.step()
             }
-        } catch {
-            throw StoreFailure(error, while: "store \(page.notifications.count) notifications from the backend")
+            let upsert = try connection.prepare("""
+                INSERT INTO notifications (id, local_order, type, created_at_us, is_read, cleared, title, body,
+                                           related_contact_id, related_ping_id, related_alert_id)
+                VALUES (?1, (SELECT coalesce(max(local_order), 0) + 1 FROM notifications), ?2, ?3, ?4, 0, ?5, ?6,
+                        ?7, ?8, ?9)
+                ON CONFLICT (id) DO UPDATE SET
+                    type = excluded.type, created_at_us = excluded.created_at_us, is_read = excluded.is_read,
+                    cleared = 0, title = excluded.title, body = excluded.body,
+                    related_contact_id = excluded.related_contact_id, related_ping_id = excluded.related_ping_id,
+                    related_alert_id = excluded.related_alert_id
+                """)
+            for notification in page.notifications {
+                try upsert.bind(
+                    .text(notification.id), .text(notification.type.rawValue),
+                    .integer(notification.createdAt.microsecondsSinceEpoch), .bool(notification.isRead),
+                    .text(notification.title), .text(orNull: notification.body),
+                    .text(orNull: notification.relatedContactID), .text(orNull: notification.relatedPingID),
+                    .text(orNull: notification.relatedAlertID))
+                try upsert.step()
+            }
+            try reapplyPendingChanges()
+            if let cursor = page.cursor {
+                let update = try connection.prepare("UPDATE notification_settings SET cursor = ?1 WHERE singleton = 1")
+                try update.bind(.text(cursor))
+                try update.step()
+            }
         }
     }
 

@@ -8,20 +8,16 @@ extension CheckInDatabase {
     /// Stores pings received from the backend (ones already known, answered or not, are left alone)
     /// and returns every ping still pending, oldest first.
     public func savePings(_ pings: [PendingPing]) throws(StoreFailure) -> [PendingPing] {
-        do throws(SQLiteError) {
-            try connection.transaction { () throws(SQLiteError) in
-                let insert = try connection.prepare("""
-                    INSERT INTO pings (id, arrival_order, responder_id, responder_name, created_at)
-                    VALUES (?1, (SELECT coalesce(max(arrival_order), 0) + 1 FROM pings), ?2, ?3, ?4)
-                    ON CONFLICT (id) DO NOTHING
-                    """)
-                for ping in pings {
-                    try insert.bind(.text(ping.id), .text(ping.responderID), .text(ping.responderName), .text(ping.createdAt))
-                    try insert.step()
-                }
+        try write("save \(pings.count) pings") { () throws(SQLiteError) in
+            let insert = try connection.prepare("""
+                INSERT INTO pings (id, arrival_order, responder_id, responder_name, created_at)
+                VALUES (?1, (SELECT coalesce(max(arrival_order), 0) + 1 FROM pings), ?2, ?3, ?4)
+                ON CONFLICT (id) DO NOTHING
+                """)
+            for ping in pings {
+                try insert.bind(.text(ping.id), .text(ping.responderID), .text(ping.responderName), .text(ping.createdAt))
+                try insert.step()
             }
-        } catch {
-            throw StoreFailure(error, while: "save \(pings.count) pings")
         }
         return try pendingPings()
     }

@@ -1,25 +1,56 @@
 public import CheckInModels
 public import CheckInStoreClient
+import LinuxIO
 import SQLiteDatabase
 
 /// The device's check-in database: the single owner of the SQLite connection.
 ///
-/// An actor so that calls from anywhere are serialised onto the one connection (opened NOMUTEX).
+/// An actor whose executor is a thread of its own (`SerialThreadExecutor`): every SQLite call —
+/// open, reads, writes, checkpoints, close — runs there, never on the caller's thread, so a commit
+/// and its fsync never hold up the daemon's loop (LED timing, the control socket). A call from the
+/// loop is one hop to the store thread and one hop back.
+///
 /// Every write is its own `BEGIN IMMEDIATE` transaction and returns only after COMMIT, which with
 /// WAL + `synchronous=FULL` means after fsync (marking rows uploaded alone skips the fsync, see
-/// `markRowsUploaded`). Nothing runs while idle: no timers, no checkpoints
-/// other than the ones SQLite does inside a commit.
+/// `markRowsUploaded`). Before and after every write the store checks that the files it has open
+/// are still the ones at `path`; if not, the write throws `.moved` (and so does every later one)
+/// until `recover()` (CheckInDatabase+Recovery.swift). The write-ahead log is checkpointed into
+/// the main file when the store thread is idle after writes, never inside a write
+/// (`CheckpointPolicy`). Idle, the thread sleeps: no timers.
 public actor CheckInDatabase {
     /// The database file, as given to `open(path:)`.
     public nonisolated let path: String
-    /// Internal, not private: the notifications extension (another file) shares the connection.
-    let connection: Connection
+    /// The store thread every method runs on.
+    nonisolated let executor: SerialThreadExecutor
+    /// Internal, not private: the extensions (other files) share the connection. Replaced by
+    /// `recover()`.
+    var connection: Connection
+    /// The files `connection` has open, checked around every write.
+    var files: StoreFiles
+    /// Set once a write found the files displaced; every write throws until `recover()`.
+    var displacement: StoreDisplacement?
+    /// The old handle's own -wal/-shm files, renamed out of the way of the file recovery opened at
+    /// the path; deleted once the old handle is closed.
+    var displacedCompanions: [String] = []
+    /// When to checkpoint (pure; CheckpointPolicy.swift).
+    var checkpoints = CheckpointPolicy()
+    /// The last idle checkpoint's failure, nil once one succeeds: for status and logs.
+    public internal(set) var lastCheckpointFailure: StoreFailure?
     /// Compiled once: parsing the INSERT was a large share of a check-in's CPU time.
-    private var cachedInsert: Statement?
+    var cachedInsert: Statement?
 
-    init(connection: Connection) {
-        self.path = connection.path
-        self.connection = connection
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    init(opened: OpenedStore, executor: SerialThreadExecutor) {
+        self.path = opened.connection.path
+        self.executor = executor
+        self.connection = opened.connection
+        self.files = opened.files
+    }
+
+    /// The connection closes on the store thread, whoever drops the last reference.
+    isolated deinit {
+        closeConnection()
     }
 
     // MARK: Check-ins
@@ -35,16 +66,13 @@ public actor CheckInDatabase {
     /// the pings are no longer pending, or nothing is.
     public func record(_ new: NewCheckIn, answering responses: [PingResponse]) throws(StoreFailure) -> CheckInRecord {
         let stored = CheckInRecord(NewCheckIn(id: new.id, at: new.at.truncatedToMicroseconds, source: new.source))
-        do throws(SQLiteError) {
-            try connection.transaction { () throws(SQLiteError) in
-                try insert(stored)
-                try insertResponses(responses)
-            }
-        } catch where error.code == .constraintPrimaryKey {
-            throw StoreFailure(.other, "check-in \(new.id) is already stored in \(path); "
+        try write("record check-in \(new.id)", refusing: { error in
+            guard error.code == .constraintPrimaryKey else { return nil }
+            return StoreFailure(.other, "check-in \(new.id) is already stored in \(path); "
                 + "it was not overwritten (a new check-in needs a new id)")
-        } catch {
-            throw StoreFailure(error, while: "record check-in \(new.id)")
+        }) { () throws(SQLiteError) in
+            try insert(stored)
+            try insertResponses(responses)
         }
         return stored
     }
@@ -54,12 +82,8 @@ public actor CheckInDatabase {
     @discardableResult
     public func record(all batch: [NewCheckIn]) throws(StoreFailure) -> [CheckInRecord] {
         let stored = batch.map { CheckInRecord(NewCheckIn(id: $0.id, at: $0.at.truncatedToMicroseconds, source: $0.source)) }
-        do throws(SQLiteError) {
-            try connection.transaction { () throws(SQLiteError) in
-                for record in stored { try insert(record) }
-            }
-        } catch {
-            throw StoreFailure(error, while: "record \(batch.count) check-ins")
+        try write("record \(batch.count) check-ins") { () throws(SQLiteError) in
+            for record in stored { try insert(record) }
         }
         return stored
     }
@@ -97,19 +121,15 @@ public actor CheckInDatabase {
     @discardableResult
     public func reanchorWallTimes(now: DeviceInstant) throws(StoreFailure) -> Int {
         guard now.wallClockSynchronized else { return 0 }
-        do throws(SQLiteError) {
-            return try connection.transaction { () throws(SQLiteError) -> Int in
-                let update = try connection.prepare("""
-                    UPDATE check_ins SET wall_time_us = ?1 - (?2 - uptime_us), wall_clock_synchronized = 1
-                    WHERE boot_id = ?3 AND wall_clock_synchronized = 0 AND uptime_us <= ?2
-                    """)
-                try update.bind(.integer(now.wall.microsecondsSinceEpoch), .integer(now.uptime.wholeMicroseconds),
-                                .text(now.bootID))
-                try update.step()
-                return connection.changes
-            }
-        } catch {
-            throw StoreFailure(error, while: "re-anchor the wall time of unsynchronised check-ins")
+        return try write("re-anchor the wall time of unsynchronised check-ins") { () throws(SQLiteError) -> Int in
+            let update = try connection.prepare("""
+                UPDATE check_ins SET wall_time_us = ?1 - (?2 - uptime_us), wall_clock_synchronized = 1
+                WHERE boot_id = ?3 AND wall_clock_synchronized = 0 AND uptime_us <= ?2
+                """)
+            try update.bind(.integer(now.wall.microsecondsSinceEpoch), .integer(now.uptime.wholeMicroseconds),
+                            .text(now.bootID))
+            try update.step()
+            return connection.changes
         }
     }
 
@@ -147,28 +167,24 @@ public actor CheckInDatabase {
 
     /// Replaces the stored settings (durations kept to the microsecond).
     public func saveSettings(_ stored: StoredSettings) throws(StoreFailure) {
-        do throws(SQLiteError) {
-            try connection.transaction { () throws(SQLiteError) in
-                let upsert = try connection.prepare("""
-                    INSERT INTO settings (singleton, interval_us, reminder_us, version,
-                                          applied_config_interval_us, applied_config_reminder_us)
-                    VALUES (1, ?1, ?2, ?3, ?4, ?5)
-                    ON CONFLICT (singleton) DO UPDATE SET
-                        interval_us = excluded.interval_us, reminder_us = excluded.reminder_us,
-                        version = excluded.version,
-                        applied_config_interval_us = excluded.applied_config_interval_us,
-                        applied_config_reminder_us = excluded.applied_config_reminder_us
-                    """)
-                try upsert.bind(
-                    .integer(stored.settings.interval.wholeMicroseconds),
-                    .integer(stored.settings.reminder.wholeMicroseconds),
-                    .integer(stored.version),
-                    .integer(orNull: stored.appliedFromConfig?.interval.wholeMicroseconds),
-                    .integer(orNull: stored.appliedFromConfig?.reminder.wholeMicroseconds))
-                try upsert.step()
-            }
-        } catch {
-            throw StoreFailure(error, while: "save the settings")
+        try write("save the settings") { () throws(SQLiteError) in
+            let upsert = try connection.prepare("""
+                INSERT INTO settings (singleton, interval_us, reminder_us, version,
+                                      applied_config_interval_us, applied_config_reminder_us)
+                VALUES (1, ?1, ?2, ?3, ?4, ?5)
+                ON CONFLICT (singleton) DO UPDATE SET
+                    interval_us = excluded.interval_us, reminder_us = excluded.reminder_us,
+                    version = excluded.version,
+                    applied_config_interval_us = excluded.applied_config_interval_us,
+                    applied_config_reminder_us = excluded.applied_config_reminder_us
+                """)
+            try upsert.bind(
+                .integer(stored.settings.interval.wholeMicroseconds),
+                .integer(stored.settings.reminder.wholeMicroseconds),
+                .integer(stored.version),
+                .integer(orNull: stored.appliedFromConfig?.interval.wholeMicroseconds),
+                .integer(orNull: stored.appliedFromConfig?.reminder.wholeMicroseconds))
+            try upsert.step()
         }
     }
 
@@ -202,22 +218,16 @@ public actor CheckInDatabase {
     /// backlog: 200; BENCHMARKS.md).
     /// Check-ins, alerts and everything else are still committed with `synchronous=FULL`.
     func markRowsUploaded(in table: String, ids: [CheckInID], at time: WallTime, noun: String) throws(StoreFailure) -> Int {
-        do throws(SQLiteError) {
-            return try connection.withUnsyncedCommits { () throws(SQLiteError) -> Int in
-                try connection.transaction { () throws(SQLiteError) -> Int in
-                    let update = try connection.prepare(
-                        "UPDATE \(table) SET uploaded_at_us = ?1 WHERE id = ?2 AND uploaded_at_us IS NULL")
-                    var marked = 0
-                    for id in ids {
-                        try update.bind(.integer(time.microsecondsSinceEpoch), .text(id.description))
-                        try update.step()
-                        marked += connection.changes
-                    }
-                    return marked
-                }
+        try write("mark \(ids.count) \(noun) as uploaded", unsynced: true) { () throws(SQLiteError) -> Int in
+            let update = try connection.prepare(
+                "UPDATE \(table) SET uploaded_at_us = ?1 WHERE id = ?2 AND uploaded_at_us IS NULL")
+            var marked = 0
+            for id in ids {
+                try update.bind(.integer(time.microsecondsSinceEpoch), .text(id.description))
+                try update.step()
+                marked += connection.changes
             }
-        } catch {
-            throw StoreFailure(error, while: "mark \(ids.count) \(noun) as uploaded")
+            return marked
         }
     }
 

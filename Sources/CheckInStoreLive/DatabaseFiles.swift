@@ -1,6 +1,7 @@
 import CheckInStoreClient
 import CheckInModels
 import Glibc
+import LinuxIO
 
 /// File-system steps around the database file that SQLite does not do itself.
 enum DatabaseFiles {
@@ -52,6 +53,72 @@ enum DatabaseFiles {
         }
     }
 
+    /// The most a database file may allow: owner read/write, group read (check-in times are
+    /// personal data; the group lets a technician's tools read them).
+    static let fileMode: mode_t = 0o640
+
+    /// Creates `path` empty with mode 0640 unless something is there already. SQLite would create
+    /// it 0644 (less the umask), and gives the -wal, -shm and -journal files the main file's mode,
+    /// so creating it first is what keeps all four private whatever the umask.
+    static func createPrivately(_ path: String) throws(StoreFailure) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, fileMode)
+        if descriptor >= 0 {
+            close(descriptor)
+            return
+        }
+        let failure = Errno.current
+        switch failure.code {
+        case EEXIST:
+            return
+        case EACCES, EPERM, EROFS:
+            throw StoreFailure(.readOnly, "cannot create the database \(path) (\(failure)); check the mount and "
+                + "the ownership of \(directory(of: path)), then restart")
+        case ENOSPC, EDQUOT:
+            throw StoreFailure(.full, "disk full: cannot create the database \(path) (\(failure)); free space on "
+                + "the filesystem holding \(directory(of: path))")
+        default:
+            throw StoreFailure(.unavailable, "cannot create the database \(path) (\(failure))")
+        }
+    }
+
+    /// Takes away every permission beyond 0640 from the database and its companion files: a file
+    /// an earlier release created 0644 becomes private too. Best effort: a file this user does not
+    /// own keeps its mode (chmod is refused), and the store works on regardless.
+    static func narrowModes(of path: String) {
+        for file in [path] + companionSuffixes.map({ path + $0 }) {
+            var info = stat()
+            guard lstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            let permissions = info.st_mode & 0o7777
+            if permissions & ~fileMode != 0 { chmod(file, permissions & fileMode) }
+        }
+    }
+
+    /// Renames `file` to `<path>.<reason>-<timestamp>[-n]<suffix>` (never deleting anything) and
+    /// returns the new name: a companion file that must not stay beside the database at `path`.
+    static func moveOutOfTheWay(_ file: String, of path: String, suffix: String, reason: String, now: WallTime)
+        throws(StoreFailure) -> String {
+        let base = "\(path).\(reason)-\(compactTimestamp(now))"
+        var target = base + suffix
+        var attempt = 2
+        while exists(target) {
+            target = "\(base)-\(attempt)\(suffix)"
+            attempt += 1
+        }
+        guard rename(file, target) == 0 else {
+            let failure = Errno.current
+            throw StoreFailure(.unavailable, "could not move \(file) out of the way of the database \(path) "
+                + "(to \(target): \(failure)); move it by hand")
+        }
+        syncDirectory(directory(of: path))
+        return target
+    }
+
+    /// Deletes a file of the store's own that nothing needs any more (the old handle's renamed
+    /// -wal/-shm after recovery copied its rows). A failure leaves a stray file, nothing worse.
+    static func removeOwnFile(_ file: String) {
+        unlink(file)
+    }
+
     /// The first 16 bytes of every SQLite 3 database file (sqlite.org/fileformat.html, 1.3).
     static let sqliteHeader = Array("SQLite format 3\u{0}".utf8)
 
@@ -85,6 +152,14 @@ enum DatabaseFiles {
         return lstat(path, &info) == 0
     }
 
+    /// Bytes the service's (unprivileged) user may still write on the file system holding `path`,
+    /// or nil if the file system cannot be asked.
+    static func availableBytes(on path: String) -> Int64? {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
     static func fileSize(_ path: String) -> Int64? {
         var info = stat()
         return stat(path, &info) == 0 ? Int64(info.st_size) : nil
@@ -116,7 +191,7 @@ enum DatabaseFiles {
         }
     }
 
-    private static func syncDirectory(_ path: String) {
+    static func syncDirectory(_ path: String) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)
@@ -130,8 +205,8 @@ enum DatabaseFiles {
 }
 
 /// An OS error number with its text, as the user should see it.
-struct Errno: Error, CustomStringConvertible {
+struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     var code: Int32
     static var current: Errno { Errno(code: errno) }
-    var description: String { "errno \(code): \(String(cString: strerror(code)))" }
+    var description: String { errnoDescription(code) }
 }

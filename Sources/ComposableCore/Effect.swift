@@ -1,5 +1,6 @@
 /// Work a reducer asks for, described as a value so tests can see and drive it.
 public struct Effect<Action: Sendable>: Sendable {
+    @usableFromInline
     indirect enum Operation: Sendable {
         case none
         /// Feed an action back into the store right after the current one.
@@ -10,12 +11,20 @@ public struct Effect<Action: Sendable>: Sendable {
         case cancel(EffectID)
     }
 
+    @usableFromInline
     let operation: Operation
 
+    @usableFromInline
+    init(operation: Operation) {
+        self.operation = operation
+    }
+
     /// No work.
+    @inlinable
     public static var none: Effect { Effect(operation: .none) }
 
     /// Sends an action synchronously after the current one, before any asynchronous work.
+    @inlinable
     public static func send(_ action: Action) -> Effect { Effect(operation: .send(action)) }
 
     /// Asynchronous work that reports back through `send`.
@@ -24,8 +33,10 @@ public struct Effect<Action: Sendable>: Sendable {
     }
 
     /// Several effects at once.
+    @inlinable
     public static func merge(_ effects: Effect...) -> Effect { merge(effects) }
 
+    @inlinable
     public static func merge(_ effects: [Effect]) -> Effect {
         let work = effects.filter { if case .none = $0.operation { false } else { true } }
         return work.isEmpty ? .none : Effect(operation: .merge(work))
@@ -50,6 +61,7 @@ public struct EffectID: Hashable, Sendable, CustomStringConvertible {
 /// How a running effect reports back. Sends after the effect was cancelled are dropped, so a
 /// cancelled timer can never deliver a stale action.
 public struct Send<Action: Sendable>: Sendable {
+    @usableFromInline
     let deliver: @MainActor @Sendable (Action) -> Void
 
     public init(_ deliver: @escaping @MainActor @Sendable (Action) -> Void) {

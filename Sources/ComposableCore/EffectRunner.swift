@@ -19,41 +19,56 @@ public final class EffectRunner<Action: Sendable> {
     /// Ids of cancellable effects still running.
     public var inFlightIDs: [EffectID] { cancellable.filter { !$0.value.isEmpty }.map(\.key) }
 
-    /// Starts an effect. Synchronous `.send` actions are returned in order for the store to process
-    /// right away; everything asynchronous is started as a task.
-    public func start(_ effect: Effect<Action>) -> [Action] {
-        var immediate: [Action] = []
-        start(effect, ids: [], into: &immediate)
-        return immediate
+    /// What starting an effect did: actions to process right away, and the tasks it launched.
+    public struct Started {
+        /// Synchronous `.send` actions, in order, for the store to process before anything else.
+        public var immediate: [Action] = []
+        public var tasks: [Task<Void, Never>] = []
     }
 
-    private func start(_ effect: Effect<Action>, ids: [EffectID], into immediate: inout [Action]) {
+    /// Starts an effect. Synchronous `.send` actions are returned in order for the store to process
+    /// right away; everything asynchronous is started as a task (on the main actor: an effect's
+    /// work hops elsewhere only where a client's implementation does).
+    public func start(_ effect: Effect<Action>) -> Started {
+        var started = Started()
+        start(effect, ids: [], into: &started)
+        return started
+    }
+
+    private func start(_ effect: Effect<Action>, ids: [EffectID], into started: inout Started) {
         switch effect.operation {
         case .none:
             return
         case let .send(action):
-            immediate.append(action)
+            started.immediate.append(action)
         case let .merge(effects):
-            for effect in effects { start(effect, ids: ids, into: &immediate) }
+            for effect in effects { start(effect, ids: ids, into: &started) }
         case let .cancel(id):
             cancel(id)
         case let .cancellable(inner, id, cancelInFlight):
             if cancelInFlight { cancel(id) }
-            start(inner, ids: ids + [id], into: &immediate)
+            start(inner, ids: ids + [id], into: &started)
         case let .run(operation):
-            launch(operation, ids: ids)
+            started.tasks.append(launch(operation, ids: ids))
         }
     }
 
-    private func launch(_ operation: @escaping @Sendable (Send<Action>) async -> Void, ids: [EffectID]) {
+    private func launch(_ operation: @escaping @Sendable (Send<Action>) async -> Void, ids: [EffectID]) -> Task<Void, Never> {
         let token = nextToken
         nextToken += 1
         let send = Send<Action>(deliver)
-        running[token] = Task { [weak self] in
+        let task = Task { [weak self] in
             await operation(send)
             self?.finished(token, ids: ids)
         }
+        running[token] = task
         for id in ids { cancellable[id, default: []].insert(token) }
+        return task
+    }
+
+    /// The running tasks of the effects marked `id` (to wait for one that must finish).
+    public func tasks(withID id: EffectID) -> [Task<Void, Never>] {
+        (cancellable[id] ?? []).compactMap { running[$0] }
     }
 
     private func finished(_ token: Int, ids: [EffectID]) {

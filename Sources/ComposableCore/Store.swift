@@ -21,18 +21,31 @@ public final class Store<R: Reducer> {
         observers.append(observer)
     }
 
-    public func send(_ action: R.Action) {
+    /// Reduces `action` (and the actions its effects send synchronously) and starts its effects.
+    /// The returned task covers the effects started while this call reduced; awaiting its
+    /// `finish()` ties their lifetime to the caller's (as a service's run does).
+    @discardableResult
+    public func send(_ action: R.Action) -> StoreTask {
         buffer.append(action)
-        guard !isReducing else { return }
+        guard !isReducing else { return StoreTask(tasks: []) }
         isReducing = true
         defer { isReducing = false }
+        var tasks: [Task<Void, Never>] = []
         while !buffer.isEmpty {
             let next = buffer.removeFirst()
             let effect = reducer.reduce(into: &state, action: next)
-            let immediate = runner.start(effect)
-            buffer.insert(contentsOf: immediate, at: 0)
+            let started = runner.start(effect)
+            tasks += started.tasks
+            buffer.insert(contentsOf: started.immediate, at: 0)
             for observer in observers { observer(state, next) }
         }
+        return StoreTask(tasks: tasks)
+    }
+
+    /// Waits until the effects marked `id` have finished (a durable write that must complete before
+    /// shutdown goes on), without cancelling them.
+    public func waitForEffects(withID id: EffectID) async {
+        for task in runner.tasks(withID: id) { await task.value }
     }
 
     /// Number of effects still running (for shutdown: wait until writes have finished).

@@ -1,3 +1,4 @@
+import CheckInModels
 import FoundationEssentials
 
 /// One JSON object per line, both ways. Decoding never traps: malformed input is an error value.
@@ -37,6 +38,8 @@ private func place(_ path: [any CodingKey]) -> String {
 
 public struct ControlProtocolError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// Control characters in `message` (from a request's values, or the decoder quoting them) are
+    /// escaped: the message may end up on a terminal.
+    public init(_ message: String) { self.message = TerminalText.escaped(message) }
     public var description: String { message }
 }

@@ -69,6 +69,12 @@ public struct StatusReport: Codable, Hashable, Sendable {
     public var uploadStale: Bool?
     /// The pings to a healthchecks.io-compatible check; nil without `[healthchecks]`.
     public var healthchecks: UplinkReport? = nil
+    /// Everything that stops the device keeping its word right now, with what to do about it
+    /// (faults make the LEDs show `fault`). `error` is the first fault's message.
+    public var conditions: [ConditionReport]? = nil
+    /// Messages that do not stop the device (a refused setting, a damaged store moved aside),
+    /// until `lifesignalctl dismiss-error`.
+    public var messages: [String]? = nil
 
     public init(phase: String, indicator: String, lastCheckIn: CheckInReport?, deadline: String?, secondsLeft: Int64?,
                 settings: SettingsReport, leds: [LEDReport], queueDepth: Int, error: String?, isCheckingIn: Bool,
@@ -95,6 +101,28 @@ public struct StatusReport: Codable, Hashable, Sendable {
         self.elapsedTimeUnknown = elapsedTimeUnknown
         self.uplink = uplink
         self.pings = pings
+    }
+}
+
+/// One condition in `StatusReport`.
+public struct ConditionReport: Codable, Hashable, Sendable {
+    /// store_cannot_write, store_file_moved, store_schema_refused, store_cannot_open, gpio_unavailable,
+    /// time_unknown, alert_not_stored, alert_not_sent, upload_refused.
+    public var kind: String
+    public var message: String
+    /// What a person can do about it.
+    public var advice: String
+    /// The LEDs show `fault` while it holds.
+    public var fault: Bool
+    /// ISO 8601 UTC, where known.
+    public var since: String?
+
+    public init(kind: String, message: String, advice: String, fault: Bool, since: String?) {
+        self.kind = kind
+        self.message = message
+        self.advice = advice
+        self.fault = fault
+        self.since = since
     }
 }
 

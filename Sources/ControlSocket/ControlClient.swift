@@ -5,21 +5,29 @@ import LinuxIO
 ///
 /// Blocking, with a deadline over the whole exchange: meant for `lifesignalctl`'s synchronous main,
 /// not for an async context (it would hold a thread of the cooperative pool while it waits).
+///
+/// Before anything is sent the client makes sure it talks to lifesignald: the path is a socket
+/// reached without a symbolic link (in its name or its directory), and the process listening runs
+/// as a user `ServerTrust` believes (kernel-verified credentials, `SO_PEERCRED`).
 public enum ControlClient {
-    /// A response longer than this is refused rather than read into memory without bound.
-    public static let maxResponseBytes = 1 << 20
+    /// A response longer than this is refused rather than read into memory without bound. The
+    /// longest answer both ends allow, `history` with 10,000 check-ins, is about 1.9 MB
+    /// (HostileInputEndToEndTests fills a store to check it): this leaves twice that.
+    public static let maxResponseBytes = 4 << 20
 
     /// Sends `line` (without newline; one is added) to the server at `path` and returns its
     /// response line without the newline.
     public static func send(
         _ line: String,
         to path: String,
-        timeout: Duration = .seconds(5)
+        timeout: Duration = .seconds(5),
+        trusting trust: ServerTrust = .sameUser
     ) throws(ControlSocketError) -> String {
         guard !line.utf8.contains(UInt8(ascii: "\n")) else {
             throw ControlSocketError(.invalidRequest, path: path, message: "a control request must be one line")
         }
         guard let address = UnixSocket.address(path) else { throw UnixSocket.pathTooLong(path) }
+        try checkPath(path)
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         let descriptor: Int32
@@ -30,6 +38,7 @@ public enum ControlClient {
         UnixSocket.setTimeouts(descriptor, deadline - clock.now)
         let connectError = UnixSocket.connect(descriptor, to: address)
         if connectError != 0 { throw connectFailure(connectError, path: path, timeout: timeout) }
+        try checkServer(on: descriptor, path: path, trust: trust)
 
         var request = Array(line.utf8) + [UInt8(ascii: "\n")]
         var sent = 0
@@ -49,7 +58,7 @@ public enum ControlClient {
         }
 
         var response: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
+        var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             guard clock.now < deadline else { throw .timedOut(path, after: timeout) }
             UnixSocket.setTimeouts(descriptor, deadline - clock.now)
@@ -65,14 +74,65 @@ public enum ControlClient {
             let received = chunk.prefix(count)
             if let newline = received.firstIndex(of: UInt8(ascii: "\n")) {
                 response += received[..<newline]
+                guard response.count <= maxResponseBytes else { throw responseTooLong(path) }
                 return String(decoding: response, as: UTF8.self)
             }
             response += received
-            guard response.count <= maxResponseBytes else {
-                throw ControlSocketError(.responseTooLong, path: path,
-                                         message: "the answer on \(path) is longer than \(maxResponseBytes) bytes")
+            guard response.count <= maxResponseBytes else { throw responseTooLong(path) }
+        }
+    }
+
+    private static func responseTooLong(_ path: String) -> ControlSocketError {
+        ControlSocketError(.responseTooLong, path: path,
+                           message: "the answer on \(path) is longer than \(maxResponseBytes) bytes")
+    }
+
+    /// The path must name a socket, not a link to one, in a directory that is not a link either:
+    /// following a link is how a client would be led to a fake daemon.
+    static func checkPath(_ path: String) throws(ControlSocketError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            switch errno {
+            case ENOENT, ENOTDIR: throw .notRunning(path)
+            case EACCES: throw .permissionDenied(path)
+            case let code: throw .system("look at", path, errno: code)
             }
         }
+        let linkRefusal = "lifesignalctl does not follow links to the control socket (one could lead to a fake "
+            + "daemon); give the socket's own path"
+        if info.st_mode & S_IFMT == S_IFLNK {
+            throw ControlSocketError(.invalidPath, path: path, message: "\(path) is a symbolic link: \(linkRefusal)")
+        }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw ControlSocketError(.invalidPath, path: path, message: "\(path) is not a socket but "
+                + "\(fileKind(info.st_mode)): give the path of lifesignald's control socket (lifesignalctl --socket PATH)")
+        }
+        let directory = UnixSocket.parentDirectory(of: path)
+        var parent = stat()
+        if lstat(directory, &parent) == 0, parent.st_mode & S_IFMT == S_IFLNK {
+            throw ControlSocketError(.invalidPath, path: path,
+                                     message: "the control socket's directory \(directory) is a symbolic link: \(linkRefusal)")
+        }
+    }
+
+    /// Believes the peer only if `trust` does (its credentials are the kernel's, taken at `listen`).
+    static func checkServer(on descriptor: Int32, path: String, trust: ServerTrust) throws(ControlSocketError) {
+        let peer: PeerCredentials
+        do { peer = try PeerCredentials.of(descriptor) } catch { throw .system(error, path: path) }
+        let directory = UnixSocket.parentDirectory(of: path)
+        let trustedOwner = ServerTrust.trustedOwner(ofDirectory: directory)
+        guard !trust.allows(peer.uid, directoryOwner: trustedOwner) else { return }
+        var believed = ["root"]
+        if geteuid() != 0 { believed.append("you (\(userText(geteuid())))") }
+        if let service = trust.serviceUser { believed.append("the service user \(service.name) (uid \(service.uid))") }
+        var info = stat()
+        let owner = lstat(directory, &info) == 0 ? " (it belongs to \(userText(info.st_uid)))" : ""
+        throw ControlSocketError(
+            .untrustedServer, path: path,
+            message: "the process answering on \(path) runs as \(userText(peer.uid)), not as "
+                + listed(believed)
+                + ": it is not the lifesignald you mean, so nothing was sent to it. If someone else created "
+                + "\(directory)\(owner), remove it and restart lifesignald; or give the right socket with --socket")
     }
 
     /// The message for a failed `connect`, which is where "not running" and "no permission" show.
@@ -98,4 +158,10 @@ public enum ControlClient {
         default: .system(operation, path, errno: code)
         }
     }
+}
+
+/// "a", "a or b", "a, b or c".
+private func listed(_ items: [String]) -> String {
+    guard let last = items.last, items.count > 1 else { return items.first ?? "" }
+    return items.dropLast().joined(separator: ", ") + " or " + last
 }

@@ -5,11 +5,16 @@ import Synchronization
 /// The daemon side of the local control socket: a Unix-domain stream socket that serves one
 /// newline-terminated request per connection with one response line, then closes.
 ///
-/// Access control is layered: the socket file is mode 0660 (owner and group only), its directory
-/// 0750, and every peer's kernel-verified credentials pass `authorize` before the handler sees the
-/// request (refused peers get a one-line error). Connections are served by a poll loop on a
-/// dedicated thread, which sleeps in `poll` with no timeout while idle and wakes through an eventfd
-/// when `stop()` is called or a handler has answered.
+/// Access control is layered: the socket's directory is created 0750 by the server, or, when it
+/// exists, must be a real directory of the server's user (or root) that nobody else may write to
+/// and that is not setgid, so nobody else can replace the socket or choose its group; the socket
+/// file is mode 0660 (owner and group only), set without following links; and every peer's
+/// kernel-verified credentials pass `authorize` before the handler sees the request (refused
+/// peers get a one-line error). Connections are served by a poll loop on a dedicated thread, which
+/// sleeps in `poll` with no timeout while idle and wakes through an eventfd when `stop()` is
+/// called or a handler has answered. Idle or slow clients cannot starve the others: there is room
+/// for thousands of connections, and when it is full the oldest connection that has gone 250 ms
+/// without a complete request, of the user holding the most, is closed to make room.
 public final class ControlServer: Sendable {
     public typealias Handler = @Sendable (_ request: String, _ peer: PeerCredentials) async -> String
 
@@ -31,12 +36,17 @@ public final class ControlServer: Sendable {
     private let running = Mutex<RunningServer?>(nil)
 
     /// - Parameters:
-    ///   - path: where the socket file lives; its parent directory is created (0750) if missing.
+    ///   - path: where the socket file lives; its parent directory is created (0750) if missing,
+    ///     and refused if it exists but others could tamper with it.
     ///   - socketGroup: group to give the socket file (the service's group); nil keeps the
     ///     process's group.
     ///   - requestTimeout: how long a client has to send its line, and to take the answer.
-    ///   - maxRequestBytes: longest request line accepted.
-    ///   - maxConnections: connections served at once; more wait in the listen backlog.
+    ///   - maxRequestBytes: longest request line accepted (requests are a few hundred bytes; this
+    ///     bounds what idle connections can make the server hold).
+    ///   - maxConnections: connections served at once; nil sizes it from the descriptor limit
+    ///     (`connectionLimit(descriptorLimit:)`). When full, the oldest connection that has gone
+    ///     250 ms without a complete request, of the user holding the most such connections, is
+    ///     closed for a new one.
     ///   - authorize: which peers may talk to the daemon. nil = `defaultAuthorization`: root, the
     ///     server's own user, or a member of the socket file's group.
     ///   - rejectionReply: the line sent to a client that is refused (plain text by default; the
@@ -46,12 +56,13 @@ public final class ControlServer: Sendable {
         path: String,
         socketGroup: UInt32? = nil,
         requestTimeout: Duration = .seconds(5),
-        maxRequestBytes: Int = 64 * 1024,
-        maxConnections: Int = 32,
+        maxRequestBytes: Int = 4096,
+        maxConnections: Int? = nil,
         authorize: (@Sendable (PeerCredentials) -> Bool)? = nil,
         rejectionReply: @escaping @Sendable (Rejection) -> String = ControlServer.plainRejectionReply,
         handler: @escaping Handler
     ) {
+        let maxConnections = maxConnections ?? Self.connectionLimit(descriptorLimit: DescriptorLimit.current)
         precondition(maxRequestBytes > 0 && maxConnections > 0, "the control server needs room for a request")
         self.path = path
         self.socketGroup = socketGroup
@@ -61,6 +72,13 @@ public final class ControlServer: Sendable {
         self.authorize = authorize
         self.rejectionReply = rejectionReply
         self.handler = handler
+    }
+
+    /// Connections to serve at once with `descriptorLimit` open files: all but 128 descriptors
+    /// (the store, GPIO, eventfds, the uplink) for clients, at most 4096 (each may hold a partial
+    /// request of up to `maxRequestBytes`), at least 16.
+    public static func connectionLimit(descriptorLimit: Int) -> Int {
+        min(max(descriptorLimit - 128, 16), 4096)
     }
 
     /// Root, the user the server runs as, or a member of `socketGroup`.
@@ -82,18 +100,20 @@ public final class ControlServer: Sendable {
         }
     }
 
-    /// Binds the socket and starts serving. Refuses if another server answers on `path`; removes a
-    /// stale socket file left by a server that died.
+    /// Binds the socket and starts serving. Refuses if another server answers on `path`, or if the
+    /// socket's directory is one others could tamper with; removes a stale socket file left by a
+    /// server that died.
     public func start() throws(ControlSocketError) {
         let alreadyStarted = running.withLock { $0 != nil }
         guard !alreadyStarted else { return }
         guard let address = UnixSocket.address(path) else { throw UnixSocket.pathTooLong(path) }
 
-        try createParentDirectory()
+        let directory = try SocketDirectory.open(for: path)
+        defer { directory.close() }
         try removeStaleSocket(address)
-        let listener = try bindListener(address)
+        let listener = try bindListener(address, in: directory)
         var identity = stat()
-        guard lstat(path, &identity) == 0 else {
+        guard fstatat(directory.descriptor, directory.socketName, &identity, AT_SYMLINK_NOFOLLOW) == 0 else {
             let error = ControlSocketError.system("stat", path, errno: errno)
             close(listener)
             throw error
@@ -137,17 +157,6 @@ public final class ControlServer: Sendable {
 
     // MARK: Binding
 
-    private func createParentDirectory() throws(ControlSocketError) {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
-        let parent = String(path[..<slash])
-        if mkdir(parent, 0o750) == 0 {
-            // mkdir's mode is filtered by the umask; set it exactly.
-            _ = chmod(parent, 0o750)
-        } else if errno != EEXIST {
-            throw .system("create directory", parent, errno: errno)
-        }
-    }
-
     private func removeStaleSocket(_ address: sockaddr_un) throws(ControlSocketError) {
         var existing = stat()
         guard lstat(path, &existing) == 0 else { return }
@@ -174,25 +183,32 @@ public final class ControlServer: Sendable {
         }
     }
 
-    private func bindListener(_ address: sockaddr_un) throws(ControlSocketError) -> Int32 {
+    private func bindListener(_ address: sockaddr_un, in directory: SocketDirectory) throws(ControlSocketError) -> Int32 {
         let listener: Int32
         do { listener = try UnixSocket.make() } catch { throw .system(error, path: path) }
         UnixSocket.setNonBlocking(listener)
+        // The socket file takes the socket's mode (less the umask) at bind: never more than 0660,
+        // even for the moment before the exact mode is set below.
+        _ = fchmod(listener, 0o660)
         var failure: ControlSocketError?
         let bindError = UnixSocket.bind(listener, to: address)
+        let name = directory.socketName
         if bindError != 0 {
             failure = bindError == EADDRINUSE ? .alreadyRunning(path) : .system("bind", path, errno: bindError)
-        } else if chmod(path, 0o660) != 0 {
-            // Until listen() nobody can connect, so tightening the mode here leaves no window.
+        } else if let moved = directory.movedError() {
+            failure = moved
+        } else if fchmodat(directory.descriptor, name, 0o660, AT_SYMLINK_NOFOLLOW) != 0 {
+            // Relative to the directory checked above, never through a link. Until listen()
+            // nobody can connect, so setting the mode here leaves no window.
             failure = .system("chmod 0660", path, errno: errno)
-        } else if let socketGroup, chown(path, uid_t.max, socketGroup) != 0 {
+        } else if let socketGroup, fchownat(directory.descriptor, name, uid_t.max, socketGroup, AT_SYMLINK_NOFOLLOW) != 0 {
             failure = .system("chown to group \(socketGroup)", path, errno: errno)
-        } else if listen(listener, 64) != 0 {
+        } else if listen(listener, SOMAXCONN) != 0 {
             failure = .system("listen on", path, errno: errno)
         }
         if let failure {
             close(listener)
-            if bindError == 0 { unlink(path) }
+            if bindError == 0 { unlinkat(directory.descriptor, name, 0) }
             throw failure
         }
         return listener

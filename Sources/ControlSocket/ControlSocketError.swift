@@ -1,3 +1,4 @@
+import CheckInModels
 import LinuxIO
 
 /// A control-socket failure with a one-line message a person can act on.
@@ -15,8 +16,12 @@ public struct ControlSocketError: Error, Hashable, Sendable, CustomStringConvert
         case connectionClosed
         case responseTooLong
         case invalidRequest
-        /// The path is unusable (too long for a Unix socket, or not a socket).
+        /// The path is unusable (too long for a Unix socket, not a socket, or reached through a link).
         case invalidPath
+        /// The daemon's side: the socket's directory is one that others could tamper with.
+        case unsafeDirectory
+        /// The client's side: the process answering is not one it may believe (`ServerTrust`).
+        case untrustedServer
         /// Any other system call failure; the message carries the operation and errno text.
         case system
     }
@@ -25,10 +30,12 @@ public struct ControlSocketError: Error, Hashable, Sendable, CustomStringConvert
     public var path: String
     public var message: String
 
+    /// Control characters in `message` (a path from the command line, say) are escaped: it is
+    /// printed on a terminal.
     public init(_ code: Code, path: String, message: String) {
         self.code = code
         self.path = path
-        self.message = message
+        self.message = TerminalText.escaped(message)
     }
 
     public var description: String { message }

@@ -36,6 +36,7 @@ final class ServerLoop: Sendable {
         let peer: PeerCredentials
         var phase: Phase
         var deadline: ContinuousClock.Instant
+        let acceptedAt: ContinuousClock.Instant
     }
 
     init(listener: Int32, server: ControlServer, authorize: @escaping @Sendable (PeerCredentials) -> Bool) throws(SystemError) {
@@ -76,8 +77,9 @@ final class ServerLoop: Sendable {
                 let ids = Array(connections.keys)
                 var fds = [
                     pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0),
-                    // A negative descriptor is skipped by poll: at the limit, new clients wait.
-                    pollfd(fd: acceptsNow(connections.count) ? listener : -1, events: Int16(POLLIN), revents: 0),
+                    // A negative descriptor is skipped by poll: at the limit with nobody idle to
+                    // make room, new clients wait in the backlog.
+                    pollfd(fd: acceptsNow(connections) ? listener : -1, events: Int16(POLLIN), revents: 0),
                 ]
                 for id in ids {
                     let connection = connections[id]!
@@ -120,7 +122,9 @@ final class ServerLoop: Sendable {
     // MARK: Steps
 
     private func acceptAll(into connections: inout [UInt64: Connection], nextID: inout UInt64) {
-        while connections.count < maxConnections {
+        while true {
+            // Full: a new client may only come in if an idle one can make room.
+            if connections.count >= maxConnections && victim(in: connections) == nil { return }
             let descriptor = accept(listener, nil, nil)
             guard descriptor >= 0 else {
                 if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
@@ -135,8 +139,13 @@ final class ServerLoop: Sendable {
                 close(descriptor)  // cannot tell who it is: never serve it
                 continue
             }
+            if connections.count >= maxConnections, let victim = victim(in: connections) {
+                finish(victim, in: &connections)
+            }
             nextID += 1
-            var connection = Connection(descriptor: descriptor, peer: peer, phase: .reading([]), deadline: clock.now + requestTimeout)
+            let now = clock.now
+            var connection = Connection(descriptor: descriptor, peer: peer, phase: .reading([]),
+                                        deadline: now + requestTimeout, acceptedAt: now)
             if !authorize(peer) {
                 respond(&connection, with: rejectionReply(.notAuthorized(peer)))
             }
@@ -239,8 +248,45 @@ final class ServerLoop: Sendable {
         }
     }
 
-    private func acceptsNow(_ connectionCount: Int) -> Bool {
-        guard connectionCount < maxConnections else { return false }
+    /// How long a connection must have gone without a complete request before it may be closed
+    /// for a new one: a client that has just connected is about to send its line (lifesignalctl
+    /// sends at once), and closing it would refuse the very kind of client the slots are for.
+    static let evictionGrace = Duration.milliseconds(250)
+
+    /// The connection to close when a new one needs its slot (see `evictionVictim`).
+    private func victim(in connections: [UInt64: Connection]) -> UInt64? {
+        let idleSince = clock.now - Self.evictionGrace
+        return Self.evictionVictim(connections.compactMap { id, connection in
+            guard case .reading = connection.phase, connection.acceptedAt <= idleSince else { return nil }
+            return (id: id, uid: connection.peer.uid)
+        })
+    }
+
+    /// When the oldest connection still reading becomes a possible victim, if the loop is full
+    /// and has none yet: it must wake then to accept. Nil otherwise (no timer while idle).
+    private func nextEvictable(_ connections: [UInt64: Connection]) -> ContinuousClock.Instant? {
+        guard connections.count >= maxConnections, victim(in: connections) == nil else { return nil }
+        return connections.values.compactMap { connection -> ContinuousClock.Instant? in
+            if case .reading = connection.phase { connection.acceptedAt + Self.evictionGrace } else { nil }
+        }.min()
+    }
+
+    /// Among connections that have gone `evictionGrace` without a complete request (`candidates`,
+    /// ids in accept order), the oldest of the user who holds the most: a client flooding the
+    /// socket with idle connections loses its own, not other users'. Nil when there is none.
+    static func evictionVictim(_ candidates: [(id: UInt64, uid: UInt32)]) -> UInt64? {
+        var byUser: [UInt32: (count: Int, oldest: UInt64)] = [:]
+        for candidate in candidates {
+            let entry = byUser[candidate.uid] ?? (0, candidate.id)
+            byUser[candidate.uid] = (entry.count + 1, min(entry.oldest, candidate.id))
+        }
+        return byUser.values.max { lhs, rhs in
+            lhs.count != rhs.count ? lhs.count < rhs.count : lhs.oldest > rhs.oldest
+        }?.oldest
+    }
+
+    private func acceptsNow(_ connections: [UInt64: Connection]) -> Bool {
+        guard connections.count < maxConnections || victim(in: connections) != nil else { return false }
         return acceptPausedUntil.withLock { paused in
             if let until = paused, clock.now < until { return false }
             paused = nil
@@ -256,6 +302,7 @@ final class ServerLoop: Sendable {
             return connection.deadline
         }
         if let paused = acceptPausedUntil.withLock({ $0 }) { deadlines.append(paused) }
+        if let evictable = nextEvictable(connections) { deadlines.append(evictable) }
         guard let nearest = deadlines.min() else { return -1 }
         let remaining = clock.now.duration(to: nearest)
         guard remaining > .zero else { return 0 }

@@ -24,6 +24,18 @@ enum UnixSocket {
         return address
     }
 
+    /// The directory part of `path` ("/" for "/x", "." for a bare name).
+    static func parentDirectory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The last component of `path`.
+    static func fileName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
     static func pathTooLong(_ path: String) -> ControlSocketError {
         ControlSocketError(.invalidPath, path: path,
                            message: "control socket path \(path) is too long for a Unix socket (max 107 bytes)")

@@ -49,7 +49,10 @@ public struct ServerStats: Codable, Hashable, Sendable {
     public var requestsByOperation: [String: Int] = [:]
 }
 
-/// A fault to inject into the next `count` device API requests (`POST /admin/faults`).
+/// A fault to inject into the next `count` device API requests (`POST /admin/faults`), or into the
+/// next `count` of one operation's requests: a device talks to the backend from several loops at
+/// once (uploads, heartbeats, the ping poll, settings and notifications), so a fault meant for one
+/// of them names it.
 public struct Fault: Codable, Hashable, Sendable {
     public enum Kind: String, Codable, Hashable, Sendable, CaseIterable {
         /// Reply with `status` (default 503) and an error message; `retryAfterSeconds` adds `Retry-After`.
@@ -69,13 +72,23 @@ public struct Fault: Codable, Hashable, Sendable {
     public var status: Int?
     public var retryAfterSeconds: Int?
     public var delayMilliseconds: Int?
+    /// Only requests whose `METHOD /path` starts with this (`POST /v1/check-ins`, `POST /ping/`)
+    /// meet the fault; others pass it by. Nil: any request.
+    public var operation: String?
 
-    public init(_ kind: Kind, count: Int = 1, status: Int? = nil, retryAfterSeconds: Int? = nil, delayMilliseconds: Int? = nil) {
+    public init(_ kind: Kind, count: Int = 1, status: Int? = nil, retryAfterSeconds: Int? = nil, delayMilliseconds: Int? = nil,
+                operation: String? = nil) {
         self.kind = kind
         self.count = count
         self.status = status
         self.retryAfterSeconds = retryAfterSeconds
         self.delayMilliseconds = delayMilliseconds
+        self.operation = operation
+    }
+
+    /// Whether a request of `operation` (`METHOD /path`) meets this fault.
+    func applies(to operation: String) -> Bool {
+        self.operation.map { operation.hasPrefix($0) } ?? true
     }
 }
 

@@ -168,13 +168,14 @@ final class Routes: Sendable {
         func serve(_ request: ServerRequest) -> ServerResponse {
             isPing ? healthchecksRoute.handle(request, receivedAt: Self.now()) : deviceAPI(request)
         }
+        let operation = "\(request.method) \(request.path)"
         stats.withLock { stats in
             stats.deviceRequests += 1
-            stats.requestsByOperation["\(request.method) \(request.path)", default: 0] += 1
+            stats.requestsByOperation[operation, default: 0] += 1
         }
 
         var generator = SystemRandomNumberGenerator()
-        let (fault, latency) = plan.withLock { plan in (plan.next(using: &generator), plan.latencyMilliseconds) }
+        let (fault, latency) = plan.withLock { plan in (plan.next(for: operation, using: &generator), plan.latencyMilliseconds) }
         if latency > 0 { sleepMilliseconds(latency) }
         if let fault {
             stats.withLock { $0.faultsInjected += 1 }

@@ -15,12 +15,13 @@ struct FaultPlan: Sendable {
         rejectedCheckInIDs.formUnion(update.rejectCheckInIDs ?? [])
     }
 
-    /// The fault for the next device API request, if any (consuming one use of a scheduled fault).
-    mutating func next(using generator: inout some RandomNumberGenerator) -> Fault? {
-        if !schedule.isEmpty {
-            let fault = schedule[0]
-            schedule[0].count -= 1
-            if schedule[0].count <= 0 { schedule.removeFirst() }
+    /// The fault for the next device API request, of `operation` (`METHOD /path`), if any: the first
+    /// scheduled fault that applies to it (one use of it consumed), else a standing one.
+    mutating func next(for operation: String, using generator: inout some RandomNumberGenerator) -> Fault? {
+        if let index = schedule.firstIndex(where: { $0.applies(to: operation) }) {
+            let fault = schedule[index]
+            schedule[index].count -= 1
+            if schedule[index].count <= 0 { schedule.remove(at: index) }
             return fault
         }
         if errorRate > 0, Double.random(in: 0..<1, using: &generator) < errorRate {

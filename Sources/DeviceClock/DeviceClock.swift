@@ -1,4 +1,5 @@
 public import CheckInModels
+public import ComposableCore
 
 /// Everything the device knows about time, as an injectable value.
 ///
@@ -31,4 +32,38 @@ public struct DeviceClock: Sendable {
             sleep: { duration in try await clock.sleep(for: duration) }
         )
     }
+
+    /// Every call is reported as unexpected: tests override what they use (usually `driven(by:)`).
+    public static let failing = DeviceClock(
+        now: {
+            UnexpectedCall.report("DeviceClock.now")
+            return DeviceInstant(wall: WallTime(microsecondsSinceEpoch: 0), uptime: .zero, bootID: "unexpected",
+                                 wallClockSynchronized: false)
+        },
+        sleep: { _ in
+            UnexpectedCall.report("DeviceClock.sleep")
+            throw UnimplementedError("DeviceClock.sleep")
+        },
+        uptime: {
+            UnexpectedCall.report("DeviceClock.uptime")
+            return .zero
+        }
+    )
+}
+
+/// The wall clock being set, stepped or synchronised under the device (live: a timerfd that the
+/// kernel cancels when the clock is set), as a stream the device feature listens to.
+public struct WallClockChangesClient: Sendable {
+    /// Starts watching; the stream yields once per change and finishes when iteration stops.
+    /// Nil when the changes cannot be watched (they are then noticed at the next event).
+    public var changes: @Sendable () -> AsyncStream<Void>?
+
+    public init(changes: @escaping @Sendable () -> AsyncStream<Void>?) {
+        self.changes = changes
+    }
+
+    public static let failing = WallClockChangesClient(changes: {
+        UnexpectedCall.report("WallClockChangesClient.changes")
+        return nil
+    })
 }

@@ -1,7 +1,7 @@
 import CheckInModels
 public import DeviceClock
-import CLinuxSupport
 import Glibc
+public import LinuxIO
 
 extension DeviceClock {
     /// The real clocks: CLOCK_REALTIME for the wall, CLOCK_BOOTTIME for monotonic time and sleeping
@@ -12,7 +12,7 @@ extension DeviceClock {
         synchronization: WallClockSynchronization = .system,
         sleep: (@Sendable (Duration) async throws -> Void)? = nil
     ) -> DeviceClock {
-        let bootID = currentBootID()
+        let bootID = BootID.current.id
         return DeviceClock(
             now: {
                 DeviceInstant(
@@ -28,25 +28,6 @@ extension DeviceClock {
     }
 }
 
-/// How the device decides whether the wall clock can be trusted.
-public struct WallClockSynchronization: Sendable {
-    public var isSynchronized: @Sendable () -> Bool
-
-    public init(isSynchronized: @escaping @Sendable () -> Bool) {
-        self.isSynchronized = isSynchronized
-    }
-
-    /// systemd-timesyncd's flag file, or else the kernel's NTP status (what `timedatectl` reports as
-    /// "System clock synchronized"): unsynchronised until an NTP client has disciplined the clock.
-    public static let system = WallClockSynchronization {
-        if access("/run/systemd/timesync/synchronized", F_OK) == 0 { return true }
-        return clinux_kernel_clock_synchronized() == 1
-    }
-
-    public static let always = WallClockSynchronization { true }
-    public static let never = WallClockSynchronization { false }
-}
-
 /// Monotonic time now (CLOCK_BOOTTIME), e.g. for stamping raw GPIO edges.
 public func monotonicNow() -> Duration {
     readClock(CLOCK_BOOTTIME)
@@ -59,14 +40,27 @@ func readClock(_ id: clockid_t) -> Duration {
     return .seconds(Int64(spec.tv_sec)) + .nanoseconds(Int64(spec.tv_nsec))
 }
 
-/// The kernel's random id for this boot; check-ins with a different one came from an earlier boot.
-func currentBootID() -> String {
-    guard let file = fopen("/proc/sys/kernel/random/boot_id", "r") else { return "unknown-boot" }
-    defer { fclose(file) }
-    var buffer = [CChar](repeating: 0, count: 64)
-    guard fgets(&buffer, Int32(buffer.count), file) != nil else { return "unknown-boot" }
-    let text = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return text.trimmingCharacters(in: ["\n", " "])
+/// The kernel's random id for this boot: check-ins with a different one came from an earlier boot.
+public struct BootID: Sendable {
+    public var id: String
+    /// Why the kernel's id could not be read, when it could not.
+    public var problem: String?
+
+    /// Read once per process. When the kernel's id cannot be read (a sandbox hiding /proc/sys), a
+    /// fresh random id stands in: every start then counts as a new boot, so elapsed time across a
+    /// restart comes from synchronised wall clocks or is unknown — never from comparing the
+    /// monotonic clocks of two boots taken for one.
+    public static let current: BootID = {
+        let path = "/proc/sys/kernel/random/boot_id"
+        switch readRegularFile(path, limit: 64) {
+        case let .success(bytes):
+            let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: ["\n", " "])
+            if !text.isEmpty { return BootID(id: text) }
+            return BootID(id: "unknown-boot-\(CheckInID.random())", problem: "\(path) is empty")
+        case let .failure(failure):
+            return BootID(id: "unknown-boot-\(CheckInID.random())", problem: "cannot read \(path): \(failure)")
+        }
+    }()
 }
 
 extension String {

@@ -229,7 +229,7 @@ struct ConfigLoader {
 
         var logLevel = value(table("log"), "log", "level", .info, ValueRules.choice(LogLevel.self))
         let uplink = readUplink(table("uplink"))
-        let alert = readAlert(table("alert"))
+        let alert = readAlert(table("alert"), canDeliver: uplink != nil)
         let healthchecks = readHealthchecks(table("healthchecks"))
 
         let fileStorePath = optionalValue(table("store"), "store", "path",

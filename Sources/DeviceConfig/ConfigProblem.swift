@@ -1,3 +1,5 @@
+import CheckInModels
+
 /// One thing wrong with the configuration: where it is, which key, and what is allowed instead.
 public struct ConfigProblem: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Source: Hashable, Sendable {
@@ -20,13 +22,14 @@ public struct ConfigProblem: Error, Hashable, Sendable, CustomStringConvertible 
         self.message = message
     }
 
-    /// `path:line:column: key: message`, or `environment variable NAME: key: message`.
+    /// `path:line:column: key: message`, or `environment variable NAME: key: message`, one line
+    /// that is safe to print: control characters in the path, a key or a quoted value are escaped.
     public var description: String {
         let place = switch source {
         case .file(let path, let line, let column): "\(path):\(line):\(column)"
         case .environment(let variable): "environment variable \(variable)"
         }
-        return place + ": " + (key.map { "\($0): " } ?? "") + message
+        return TerminalText.escaped(place + ": " + (key.map { "\($0): " } ?? "") + message)
     }
 }
 

@@ -55,10 +55,11 @@ public struct DeviceConfiguration: Hashable, Sendable {
         simulator: SimulatorConfiguration = SimulatorConfiguration(),
         logLevel: LogLevel = .info,
         uplink: UplinkConfiguration? = nil,
-        alert: AlertConfiguration = AlertConfiguration(),
+        alert: AlertConfiguration? = nil,
         healthchecks: HealthchecksConfiguration? = nil
     ) {
-        self.alert = alert
+        // Help alerts are on by default exactly when something can deliver them.
+        self.alert = alert ?? AlertConfiguration(enabled: uplink != nil)
         self.configuredSettings = configuredSettings
         self.developerShortIntervals = developerShortIntervals
         self.button = button

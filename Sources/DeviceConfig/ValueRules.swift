@@ -14,7 +14,7 @@ enum ValueRules {
     /// "the integer 30", "the string \"x\"", for "found ..." in messages.
     static func describe(_ value: ConfigValue) -> String {
         switch value.kind {
-        case .string(let text): "the string \"\(text)\""
+        case .string(let text): "the string \(TerminalText.quoted(text))"
         case .integer(let number): "the integer \(number)"
         case .bool(let flag): "the boolean \(flag)"
         case .array: "an array"
@@ -51,14 +51,21 @@ enum ValueRules {
             guard let text = value.stringValue else {
                 return .failure(Refusal("expected \(allowed) in quotes, \(units); found \(describe(value))"))
             }
+            let shown = TerminalText.quoted(text)
             if text.drop(while: { $0 == " " }).hasPrefix("-") {
-                return .failure(Refusal("\"\(text)\" is negative, which is impossible; expected \(allowed)"))
+                return .failure(Refusal("\(shown) is negative, which is impossible; expected \(allowed)"))
             }
-            guard let duration = DurationText.parse(text) else {
-                return .failure(Refusal("\"\(text)\" is not a duration; expected \(allowed), \(units)"))
+            let duration: Duration
+            switch DurationText.parsing(text) {
+            case let .success(parsed):
+                duration = parsed
+            case let .failure(problem) where problem.isAboutUnitOrder:
+                return .failure(Refusal("\(shown) is not a duration: \(problem.message)"))
+            case .failure:
+                return .failure(Refusal("\(shown) is not a duration; expected \(allowed), \(units)"))
             }
             if let range, !range.contains(duration) {
-                return .failure(Refusal("\"\(text)\" is out of range; expected \(allowed)"))
+                return .failure(Refusal("\(shown) is out of range; expected \(allowed)"))
             }
             return .success(duration)
         }
@@ -75,7 +82,7 @@ enum ValueRules {
                 return .failure(Refusal("expected \(allowed); found \(describe(value))"))
             }
             guard let choice = Choice(rawValue: text) else {
-                return .failure(Refusal("\"\(text)\" is not allowed; expected \(allowed)"
+                return .failure(Refusal("\(TerminalText.quoted(text)) is not allowed; expected \(allowed)"
                                         + Suggestion.hint(for: text, among: names)))
             }
             return .success(choice)
@@ -106,10 +113,10 @@ enum ValueRules {
             return .failure(Refusal("expected \(what), an absolute path; found an empty text or control characters"))
         }
         guard path.hasPrefix("/") else {
-            return .failure(Refusal("\"\(path)\" is not an absolute path; expected \(what) starting with '/'"))
+            return .failure(Refusal("\(TerminalText.quoted(path)) is not an absolute path; expected \(what) starting with '/'"))
         }
         guard !path.hasSuffix("/") else {
-            return .failure(Refusal("\"\(path)\" names a directory; expected \(what), a file path"))
+            return .failure(Refusal("\(TerminalText.quoted(path)) names a directory; expected \(what), a file path"))
         }
         guard path.utf8.count <= maxBytes else {
             return .failure(Refusal("the path is \(path.utf8.count) bytes long; \(what) may be at most \(maxBytes) bytes"))

@@ -1,113 +1,169 @@
-import DeviceConfig
-import DeviceClock
-import DeviceClockLive
-import Glibc
-import Logging
-import ServiceLifecycle
+public import DeviceConfig
+public import DeviceLogging
+public import Logging
+public import ServiceLifecycle
+public import DeviceLive
+public import GPIOSimulated
 import SimulatorTerminal
+public import DeviceFeature
 
-/// lifesignald's life: log set-up, the device as a service, clean shutdown on SIGTERM/SIGINT.
+/// lifesignald's life: the log, the live dependencies, the device, and every long-running part as
+/// a service in one group, started in order and shut down in reverse on SIGTERM/SIGINT.
 public enum Daemon {
-    /// Runs until SIGTERM/SIGINT; returns the process exit code. `sleep` is the clock's sleep
-    /// (lifesignald passes its executor's, whose cancelled sleeps free their memory at once).
+    /// Runs until SIGTERM/SIGINT (or `q` in the terminal view); returns the process exit code.
+    /// `sleep` is the executor's sleep, whose cancelled sleeps free their memory at once.
     public static func run(
-        _ loaded: ConfigurationLoader.Loaded, environment: [String: String],
+        _ loaded: ConfigurationFile.Loaded, environment: [String: String],
         sleep: (@Sendable (Duration) async throws -> Void)? = nil
     ) async -> Int32 {
-        let configuration = loaded.configuration
         let sink = LogSink()
-        let journal = environment["JOURNAL_STREAM"] != nil
-        let level = Logger.Level(rawValue: configuration.logLevel.rawValue) ?? .info
-        let logger = Logger(label: "lifesignald") { label in
-            DeviceLogHandler(label: label, level: level, journal: journal, sink: sink)
-        }
+        let logger = makeLogger(loaded.configuration, environment: environment, sink: sink)
         logger.info("configuration: \(loaded.path ?? "embedded defaults (no config file)")")
-
-        let wantsTerminal = configuration.gpio.backend == .simulated
-            && (configuration.simulator.terminal == .on
-                || (configuration.simulator.terminal == .auto && SimulatorTerminal.isInteractive()))
-        let notifications = await ServiceManagerNotifications(environment: environment, logger: logger)
-        let service = DeviceService(configuration: configuration, logger: logger, sink: sink,
-                                    terminal: wantsTerminal, useColor: environment["NO_COLOR"] == nil,
-                                    notifications: notifications, sleep: sleep)
-        let group = ServiceGroup(configuration: .init(
-            // The service returns on its own after `q` in the terminal or a start-up failure: that ends the daemon.
-            services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger
-        ))
+        let daemon: Instance
         do {
-            try await group.run()
+            daemon = try await make(loaded.configuration, environment: environment, sleep: sleep, logger: logger, sink: sink)
+        } catch {
+            logger.critical("\(error.message)")
+            SystemdNotifyOnce.startFailed(error.message, environment: environment)
+            return error.exitCode
+        }
+        do {
+            try await daemon.group.run()
+        } catch let error as StartupError {
+            logger.critical("\(error.message)")
+            SystemdNotifyOnce.startFailed(error.message, environment: environment)
+            return error.exitCode
         } catch {
             logger.critical("lifesignald failed: \(error)")
             return 70  // EX_SOFTWARE
         }
-        return await service.exitCode.value
-    }
-}
-
-/// The device as a swift-service-lifecycle service: build, start, wait for shutdown, stop.
-///
-/// Errors are caught here and turned into an exit code: an error thrown out of `run()` ends the
-/// process with SIGILL instead of an ordinary failure systemd can act on.
-struct DeviceService: Service {
-    let configuration: DeviceConfiguration
-    let logger: Logger
-    let sink: LogSink
-    let terminal: Bool
-    let useColor: Bool
-    let notifications: ServiceManagerNotifications
-    let sleep: (@Sendable (Duration) async throws -> Void)?
-    let exitCode = ExitCodeBox()
-
-    func run() async throws {
-        // `q` in the terminal view stops the daemon like SIGTERM does.
-        let (quit, quitRequested) = AsyncStream<Void>.makeStream()
-        let view = terminal
-            ? Device.TerminalView(useColor: useColor, logSink: sink, onQuit: { quitRequested.yield() })
-            : nil
-        let device: Device
-        do {
-            device = try await MainActor.run { () throws(StartupError) -> Device in
-                try Device(configuration: configuration, clock: .live(sleep: sleep), logger: logger)
-            }
-        } catch {
-            return await startFailed(error)
-        }
-        do {
-            try await device.start(terminalView: view)
-        } catch {
-            await startFailed(error)
-            // What had started before the failure (the feature's effects, the uplink's threads, the
-            // terminal's raw mode) stops too, instead of running on until the process exits.
-            return await device.stop()
-        }
-        await notifications.deviceStarted(device)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await gracefulShutdown() }
-            group.addTask { for await _ in quit { return } }
-            await group.next()
-            group.cancelAll()
-        }
-        await notifications.stopping()
-        await device.stop()
+        logger.notice("lifesignald stopped")
+        return 0
     }
 
-    private func startFailed(_ error: any Error) async {
-        let failure = error as? StartupError ?? StartupError(exitCode: 70, "\(error)")
-        logger.critical("\(failure.message)")
-        await notifications.startFailed(failure.message)
-        await exitCode.set(failure.exitCode)
+    /// The daemon as built, not yet running: `group.run()` runs it until SIGTERM/SIGINT or
+    /// `group.triggerGracefulShutdown()` (the benchmark runs it in-process that way).
+    public struct Instance: Sendable {
+        public let device: Device
+        public let resources: Resources
+        public let group: ServiceGroup
     }
-}
 
-extension DeviceService: CustomStringConvertible {
-    /// What swift-service-lifecycle logs for the service: never the configuration, which holds
-    /// secrets (a healthchecks ping URL lets anyone ping the check).
-    var description: String { "DeviceService" }
-}
+    /// What the device holds besides its dependencies: the simulated board (the terminal view,
+    /// `sim press`), and what must be let go last at shutdown (the store, the HTTP threads).
+    public struct Resources: Sendable {
+        public var simulator: SimulatedGPIO?
+        public var close: @Sendable () async -> Void
 
-actor ExitCodeBox {
-    private(set) var value: Int32 = 0
-    func set(_ code: Int32) { value = code }
+        public init(simulator: SimulatedGPIO?, close: @escaping @Sendable () async -> Void) {
+            self.simulator = simulator
+            self.close = close
+        }
+    }
+
+    /// Builds the live dependencies, the device and its service tree, exactly as the daemon runs.
+    public static func make(
+        _ configuration: DeviceConfiguration, environment: [String: String],
+        sleep: (@Sendable (Duration) async throws -> Void)?, logger: Logger, sink: LogSink
+    ) async throws(StartupError) -> Instance {
+        let live = try LiveDevice.make(configuration, logger: logger, sleep: sleep)
+        return await make(configuration, dependencies: live.dependencies,
+                          resources: Resources(simulator: live.simulator, close: live.close),
+                          environment: environment, logger: logger, sink: sink)
+    }
+
+    /// The device and its service tree over any dependencies: the daemon's live ones, or a test's.
+    public static func make(
+        _ configuration: DeviceConfiguration, dependencies: DeviceDependencies, resources: Resources,
+        environment: [String: String], logger: Logger, sink: LogSink
+    ) async -> Instance {
+        var simulatePress: (@Sendable (Duration) async -> Void)?
+        if let simulator = resources.simulator {
+            simulatePress = { hold in _ = await simulator.press(hold: hold) }
+        }
+        let device = await Device(configuration: configuration, dependencies: dependencies, logger: logger,
+                                  simulatePress: simulatePress)
+        let group = await ServiceGroup(configuration: .init(
+            services: services(configuration, resources: resources, device: device, sleep: dependencies.clock.sleep,
+                               environment: environment, sink: sink, logger: logger),
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        return Instance(device: device, resources: resources, group: group)
+    }
+
+    /// One line per event on stderr, with journald priorities under systemd.
+    public static func makeLogger(_ configuration: DeviceConfiguration, environment: [String: String], sink: LogSink) -> Logger {
+        let journal = environment["JOURNAL_STREAM"] != nil
+        let level = Logger.Level(rawValue: configuration.logLevel.rawValue) ?? .info
+        return Logger(label: "lifesignald") { label in
+            DeviceLogHandler(label: label, level: level, journal: journal, sink: sink)
+        }
+    }
+
+    /// The service tree, in start order (shutdown runs it backwards): the store first and last,
+    /// then the GPIO lines and the LEDs, the device itself, the uplink's parts, the watchers,
+    /// the terminal view, the control socket, and systemd's notifications.
+    @MainActor
+    static func services(
+        _ configuration: DeviceConfiguration, resources: Resources, device: Device,
+        sleep: @escaping @Sendable (Duration) async throws -> Void, environment: [String: String], sink: LogSink, logger: Logger
+    ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
+        let store = device.store
+        let (ready, isReady) = AsyncStream<Void>.makeStream()
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: ResourcesService(resources: resources)),
+            .init(service: FeatureService(name: "gpio", store: store, start: .gpio(.start), stop: .gpio(.stop))),
+            .init(service: LEDService(leds: device.leds, store: store)),
+            .init(service: CoreService(store: store)),
+            .init(service: FeatureService(name: "wall-clock", store: store, start: .watchWallClock, stop: nil)),
+        ]
+        // The uplink's parts that are configured, each with the lifetime of a service.
+        let state = store.state
+        let uplinkParts: [(String, DeviceFeature.Action, DeviceFeature.Action, Bool)] = [
+            ("check-in-upload", .checkInUpload(.start), .checkInUpload(.stop), state.checkInUpload != nil),
+            ("alert-upload", .alertUpload(.start), .alertUpload(.stop), state.alertUpload != nil),
+            ("ping-response-upload", .pingResponseUpload(.start), .pingResponseUpload(.stop), state.pingResponseUpload != nil),
+            ("healthchecks-upload", .healthchecksUpload(.start), .healthchecksUpload(.stop), state.healthchecksUpload != nil),
+            ("backend-heartbeat", .backendHeartbeat(.start), .backendHeartbeat(.stop), state.backendHeartbeat != nil),
+            ("healthchecks-heartbeat", .healthchecksHeartbeat(.start), .healthchecksHeartbeat(.stop),
+             state.healthchecksHeartbeat != nil),
+            ("ping-listener", .pingListener(.start), .pingListener(.stop), state.pingListener != nil),
+            ("settings-sync", .settingsSync(.start), .settingsSync(.stop), state.settingsSync != nil),
+        ]
+        for (name, start, stop, configured) in uplinkParts where configured {
+            services.append(.init(service: FeatureService(name: name, store: store, start: start, stop: stop)))
+        }
+        if configuration.uplink != nil || configuration.healthchecks != nil {
+            services.append(.init(service: FeatureService(name: "network", store: store, start: .watchNetwork, stop: nil)))
+        }
+        if let simulator = resources.simulator, wantsTerminal(configuration) {
+            services.append(.init(
+                service: TerminalService(simulator: simulator, configuration: configuration, device: device,
+                                         useColor: environment["NO_COLOR"] == nil, logSink: sink),
+                successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup))
+        }
+        let readyLine: Logger.Metadata = [
+            "store": "\(configuration.storePath)", "socket": "\(configuration.controlSocket)",
+            "gpio": "\(configuration.gpio.backend.rawValue)",
+            "uplink": "\(configuration.uplink?.url ?? "none (offline device)")",
+        ]
+        services.append(.init(
+            service: ControlSocketService(server: device.control, ready: isReady,
+                                          onReady: { logger.notice("lifesignald ready", metadata: readyLine) }),
+            failureTerminationBehavior: .gracefullyShutdownGroup))
+        let systemd = SystemdChannel(environment: environment, logger: logger)
+        services.append(.init(service: SystemdService(channel: systemd, device: device, ready: ready)))
+        if let channel = systemd.channel, let interval = systemd.watchdogInterval {
+            services.append(.init(service: WatchdogService(channel: channel, interval: interval,
+                                                           sleep: sleep)))
+        }
+        return services
+    }
+
+    /// The terminal view: simulated GPIO, and a terminal to draw in (or `[simulator] terminal = "on"`).
+    static func wantsTerminal(_ configuration: DeviceConfiguration) -> Bool {
+        configuration.gpio.backend == .simulated
+            && (configuration.simulator.terminal == .on
+                || (configuration.simulator.terminal == .auto && SimulatorTerminal.isInteractive()))
+    }
 }

@@ -1,64 +1,159 @@
-/// The device's hardware: one push button in, a few LEDs out.
+public import ComposableCore
+import Synchronization
+
+/// The device's GPIO as the device feature uses it: request the lines (and again after the chip
+/// came back), light LEDs, and hear when chips come and go.
 ///
-/// Implementations: `GPIOSimulated` (development, tests, demos) and the libgpiod backend. Both
-/// deliver *debounced* button levels: a press is reported once the line has been stable for the
-/// debounce period (see `ButtonDebouncer`), so a chattering switch produces one press.
+/// Whether to wait, retry or give up is decided by the GPIO feature; this only does the work. The
+/// live value (`holding(_:)`) keeps the lines currently held, so `setLED` always writes to them.
 public struct GPIOClient: Sendable {
-    /// Debounced button changes, in order. Finishes when the client is shut down.
-    public var buttonEvents: AsyncStream<ButtonEvent>
-    /// Sets one LED (index into the configured LED list).
-    public var setLED: @Sendable (_ index: Int, _ on: Bool) throws(GPIOError) -> Void
-    /// Releases the lines. LEDs are switched off first.
-    public var shutdown: @Sendable () -> Void
-    /// Why `buttonEvents` finished, when it finished on its own (the chip was removed, a read
-    /// failed) rather than by `shutdown`; nil while it runs or after a shutdown.
+    /// What is waited for when the chip is missing, for messages: "chip 'pinctrl-rp1'".
+    public var chipDescription: String
+    /// Requests the lines unless they are held already, and returns the debounced button events.
+    /// The stream ends when the chip goes away (then `failure` says why) or at `release`.
+    public var connect: @Sendable () throws(GPIOError) -> AsyncStream<ButtonEvent>
+    /// Why the last button stream ended on its own; nil while it runs or after `release`.
     public var failure: @Sendable () -> GPIOError?
+    /// Sets one LED (an index into the configured LED list) on the lines held now; fails, saying
+    /// what is awaited, while none are.
+    public var setLED: @Sendable (_ index: Int, _ on: Bool) throws(GPIOError) -> Void
+    /// Lets the lines go (LEDs off first). Idempotent.
+    public var release: @Sendable () -> Void
+    /// Starts watching chips appear, change or go away (inotify on /dev); nil when they cannot be
+    /// watched, and then the feature retries on a timer instead.
+    public var chipChanges: @Sendable () -> ChipWatch?
+    /// Whether only a new or changed chip can cure this failure (a missing chip): the feature then
+    /// waits for one instead of retrying on a timer.
+    public var onlyAChipChangeHelps: @Sendable (GPIOError) -> Bool
 
     public init(
-        buttonEvents: AsyncStream<ButtonEvent>,
+        chipDescription: String,
+        connect: @escaping @Sendable () throws(GPIOError) -> AsyncStream<ButtonEvent>,
+        failure: @escaping @Sendable () -> GPIOError?,
         setLED: @escaping @Sendable (_ index: Int, _ on: Bool) throws(GPIOError) -> Void,
-        shutdown: @escaping @Sendable () -> Void,
-        failure: @escaping @Sendable () -> GPIOError? = { nil }
+        release: @escaping @Sendable () -> Void,
+        chipChanges: @escaping @Sendable () -> ChipWatch?,
+        onlyAChipChangeHelps: @escaping @Sendable (GPIOError) -> Bool
     ) {
-        self.buttonEvents = buttonEvents
-        self.setLED = setLED
-        self.shutdown = shutdown
+        self.chipDescription = chipDescription
+        self.connect = connect
         self.failure = failure
+        self.setLED = setLED
+        self.release = release
+        self.chipChanges = chipChanges
+        self.onlyAChipChangeHelps = onlyAChipChangeHelps
+    }
+
+    /// Every call is reported as unexpected: tests override what they use.
+    public static let failing = GPIOClient(
+        chipDescription: "test chip",
+        connect: { () throws(GPIOError) in throw .unexpected("GPIOClient.connect") },
+        failure: {
+            UnexpectedCall.report("GPIOClient.failure")
+            return nil
+        },
+        setLED: { _, _ throws(GPIOError) in throw .unexpected("GPIOClient.setLED") },
+        release: { UnexpectedCall.report("GPIOClient.release") },
+        chipChanges: {
+            UnexpectedCall.report("GPIOClient.chipChanges")
+            return nil
+        },
+        onlyAChipChangeHelps: { _ in
+            UnexpectedCall.report("GPIOClient.onlyAChipChangeHelps")
+            return false
+        }
+    )
+}
+
+extension GPIOError {
+    /// Reports an unexpected call to a test value and returns the error it throws.
+    public static func unexpected(_ name: String) -> GPIOError {
+        UnexpectedCall.report(name)
+        return GPIOError(operation: "call", target: name, reason: "not implemented in this test")
     }
 }
 
-/// A debounced change of the button, stamped with the monotonic time of the edge that started it.
-public struct ButtonEvent: Hashable, Sendable {
-    public enum Kind: String, Hashable, Sendable {
-        case pressed
-        case released
-    }
+/// A running watch for chip changes; `stop()` ends it (and its stream).
+public struct ChipWatch: Sendable {
+    /// The names of chips that appeared, changed or went away.
+    public var changes: AsyncStream<String>
+    public var stop: @Sendable () -> Void
 
-    public var kind: Kind
-    /// Monotonic (CLOCK_MONOTONIC/BOOTTIME) time of the first edge of the stable level.
-    public var at: Duration
-
-    public init(_ kind: Kind, at: Duration) {
-        self.kind = kind
-        self.at = at
+    public init(changes: AsyncStream<String>, stop: @escaping @Sendable () -> Void) {
+        self.changes = changes
+        self.stop = stop
     }
 }
 
-/// A GPIO failure, carrying the operation, the chip or line, and the system's reason.
-public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var operation: String
-    public var target: String
-    public var reason: String
-    public var hint: String?
+/// How a backend reaches its lines, for `GPIOClient.holding(_:)`.
+public struct GPIOConnector: Sendable {
+    public var chipDescription: String
+    /// Opens the chip and requests the lines.
+    public var connect: @Sendable () throws(GPIOError) -> GPIOLines
+    public var chipChanges: @Sendable () -> ChipWatch?
+    public var onlyAChipChangeHelps: @Sendable (GPIOError) -> Bool
 
-    public init(operation: String, target: String, reason: String, hint: String? = nil) {
-        self.operation = operation
-        self.target = target
-        self.reason = reason
-        self.hint = hint
+    public init(
+        chipDescription: String,
+        connect: @escaping @Sendable () throws(GPIOError) -> GPIOLines,
+        chipChanges: @escaping @Sendable () -> ChipWatch?,
+        onlyAChipChangeHelps: @escaping @Sendable (GPIOError) -> Bool
+    ) {
+        self.chipDescription = chipDescription
+        self.connect = connect
+        self.chipChanges = chipChanges
+        self.onlyAChipChangeHelps = onlyAChipChangeHelps
     }
+}
 
-    public var description: String {
-        "\(operation) \(target): \(reason)" + (hint.map { " (\($0))" } ?? "")
+extension GPIOClient {
+    /// The client over a backend: keeps the lines it requested (`initial`, when start-up already
+    /// requested them) until they are lost or released, and requests them again on `connect`.
+    public static func holding(_ connector: GPIOConnector, initial: GPIOLines? = nil) -> GPIOClient {
+        let held = Mutex<HeldLines>(HeldLines(lines: initial))
+        let chip = connector.chipDescription
+        return GPIOClient(
+            chipDescription: chip,
+            connect: { () throws(GPIOError) in
+                if let lines = held.withLock({ $0.takeUnconsumed() }) { return lines.buttonEvents }
+                // Lines whose stream ended (the chip went away) are let go before asking again.
+                let stale = held.withLock { held in
+                    defer { held = HeldLines(lines: nil) }
+                    return held.lines
+                }
+                stale?.shutdown()
+                let lines = try connector.connect()
+                held.withLock { $0 = HeldLines(lines: lines, consumed: true) }
+                return lines.buttonEvents
+            },
+            failure: { held.withLock { $0.lines?.failure() } },
+            setLED: { index, on throws(GPIOError) in
+                guard let lines = held.withLock({ $0.lines }) else {
+                    throw GPIOError(operation: "set GPIO line", target: "LED #\(index)", reason: "waiting for GPIO \(chip)")
+                }
+                try lines.setLED(index, on)
+            },
+            release: {
+                let lines = held.withLock { held in
+                    defer { held = HeldLines(lines: nil) }
+                    return held.lines
+                }
+                lines?.shutdown()
+            },
+            chipChanges: connector.chipChanges,
+            onlyAChipChangeHelps: connector.onlyAChipChangeHelps)
+    }
+}
+
+/// The lines requested last, and whether their button stream was handed out yet.
+private struct HeldLines {
+    var lines: GPIOLines?
+    var consumed = false
+
+    /// The lines requested at start-up, whose stream nobody has taken yet.
+    mutating func takeUnconsumed() -> GPIOLines? {
+        guard let lines, !consumed, lines.failure() == nil else { return nil }
+        consumed = true
+        return lines
     }
 }

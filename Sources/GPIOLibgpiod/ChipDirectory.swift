@@ -1,5 +1,6 @@
 import Glibc
 import GPIOClient
+import LinuxIO
 
 /// Finds GPIO chips under `/dev` by path, name or label.
 ///
@@ -9,18 +10,7 @@ struct ChipDirectory {
 
     /// `/dev/gpiochipN` paths, in chip-number order.
     func chipPaths() -> [String] {
-        guard let stream = opendir(directory) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasPrefix("gpiochip") { names.append(name) }
-        }
-        return names
-            .sorted { (Int($0.dropFirst(8)) ?? .max, $0) < (Int($1.dropFirst(8)) ?? .max, $1) }
-            .map { "\(directory)/\($0)" }
+        gpioChipPaths(in: directory)
     }
 
     /// Opens the chip the selector names; a missing chip's error lists the chips that exist.

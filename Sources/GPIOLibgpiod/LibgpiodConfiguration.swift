@@ -3,7 +3,7 @@
 public struct LibgpiodConfiguration: Hashable, Sendable {
     public var chip: ChipSelector
     public var button: Button
-    /// In the order of the LED indices `GPIOClient.setLED` takes.
+    /// In the order of the LED indices `GPIOLines.setLED` takes.
     public var leds: [LED]
     /// Shown by `gpioinfo` next to every line the daemon holds.
     public var consumer: String

@@ -1,4 +1,5 @@
 import Glibc
+import LinuxIO
 public import GPIOClient
 
 /// The operations this backend names in its `GPIOError`s, so callers can tell failures apart
@@ -25,10 +26,6 @@ let permissionHint =
     "the daemon's user needs access to /dev/gpiochip*: install udev/60-lifesignal-gpio.rules "
     + "and add the user to group 'gpio', then log in again or reboot"
 
-/// `strerror` text with the errno name a search engine finds, e.g. "Device or resource busy (errno 16)".
-func errnoDescription(_ code: Int32) -> String {
-    "\(String(cString: strerror(code))) (errno \(code))"
-}
 
 /// The hint for the errno values a user can fix, if any.
 func hint(forErrno code: Int32) -> String? {

@@ -1,3 +1,4 @@
+import LinuxIO
 import CGPIOD
 import Glibc
 import GPIOClient

@@ -1,7 +1,7 @@
 public import GPIOClient
 import Synchronization
 
-/// A simulated board: one bouncy push button and `ledCount` LEDs, behind the same `GPIOClient` the
+/// A simulated board: one bouncy push button and `ledCount` LEDs, behind the same `GPIOLines` the
 /// hardware backend provides. Used for development, demos and tests.
 ///
 /// The button is modelled as a mechanical switch: `press(hold:)` produces raw chatter bursts at the
@@ -52,9 +52,9 @@ public final class SimulatedGPIO: Sendable {
 
     /// The board as the rest of the daemon sees it. Its button stream is this simulator's only
     /// stream: consume it in one place.
-    public var client: GPIOClient {
+    public var client: GPIOLines {
         let stream = state.withLock { $0.button }
-        return GPIOClient(
+        return GPIOLines(
             buttonEvents: stream.events,
             setLED: { index, on throws(GPIOError) in try self.setLED(index, on: on) },
             // Like releasing a request: a no-op for a connection whose chip has gone already.
@@ -262,7 +262,7 @@ public final class SimulatedGPIO: Sendable {
     public var isChipRemoved: Bool { state.withLock { $0.chipFailure != nil } }
 
     /// Opens the board like a hardware backend opens its chip: fails while the chip is removed.
-    public func connect() throws(GPIOError) -> GPIOClient {
+    public func connect() throws(GPIOError) -> GPIOLines {
         let removed = state.withLock { $0.chipFailure != nil || $0.isShutDown }
         guard !removed else {
             throw GPIOError(operation: "open", target: "simulated GPIO chip", reason: "no such chip (removed)")

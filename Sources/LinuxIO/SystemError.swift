@@ -19,7 +19,7 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var reason: String { errnoText(errno) }
 
-    public var description: String { "\(operation) \(target): \(reason) (errno \(errno))" }
+    public var description: String { "\(operation) \(target): \(errnoDescription(errno))" }
 }
 
 /// The C library's text for an errno value, e.g. "Connection refused".
@@ -28,6 +28,12 @@ public func errnoText(_ code: Int32) -> String {
     // The XSI strerror_r (what Swift's Glibc module exposes): fills the buffer, returns 0.
     guard strerror_r(code, &buffer, buffer.count) == 0 else { return "errno \(code)" }
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// The text with the number a search engine finds, e.g. "Device or resource busy (errno 16)": the
+/// one way every module shows an errno.
+public func errnoDescription(_ code: Int32) -> String {
+    "\(errnoText(code)) (errno \(code))"
 }
 
 /// Repeats a system call interrupted by a signal.

@@ -3,6 +3,7 @@ public import CheckInStoreClient
 public import ComposableCore
 public import DeviceClock
 public import UplinkClient
+import Backoff
 
 /// The device's copy of the backend's notifications for this user (the app's NotificationFeature):
 /// filter by type, unread only (both remembered), mark read / mark all read, clear / clear all.
@@ -42,10 +43,9 @@ public struct NotificationsFeature: Reducer {
         self.clock = clock
         self.newChangeID = newChangeID
         self.refreshInterval = refreshInterval
-        let policy = RetryPolicy(initial: .seconds(2), cap: refreshInterval)
+        let backoff = Backoff.network(cap: refreshInterval)
         self.retryDelay = retryDelay ?? { failures, retryAfter in
-            var generator = SystemRandomNumberGenerator()
-            return policy.delay(afterFailures: failures, retryAfter: retryAfter, using: &generator)
+            backoff.delay(afterFailures: failures, retryAfter: retryAfter, random: { Int64.random(in: $0) })
         }
         self.batchSize = max(batchSize, 1)
         self.maximumPages = max(maximumPages, 1)

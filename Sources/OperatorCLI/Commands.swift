@@ -1,4 +1,5 @@
 public import ArgumentParser
+import CheckInModels
 import ControlProtocol
 import Glibc
 import LinuxIO
@@ -22,6 +23,24 @@ public struct LifesignalCtl: ParsableCommand {
     )
 
     public init() {}
+
+    /// `main()`, with what ArgumentParser prints escaped: its errors repeat arguments as given.
+    public static func mainEscapingMessages() -> Never {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            Glibc.exit(0)
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+            } else if !message.isEmpty {
+                printToStandardError(message)
+            }
+            Glibc.exit(code.rawValue)
+        }
+    }
 }
 
 /// Options every command shares.
@@ -42,8 +61,10 @@ struct CommonOptions: ParsableArguments {
         }
     }
 
+    /// Prints `value` as JSON, or as text with control characters escaped (it repeats what the
+    /// daemon, the backend or a person wrote; JSON escapes them itself).
     func emit<T: Encodable>(_ value: T, text: (T) -> String) {
-        print(json ? ControlCoding.encode(value, pretty: true) : text(value))
+        print(json ? ControlCoding.encode(value, pretty: true) : TerminalText.escapedLines(text(value)))
     }
 
     /// Sends a request whose answer is the device's status, and prints it.
@@ -78,11 +99,12 @@ struct CheckIn: ParsableCommand {
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Recent check-ins, newest first.")
     @OptionGroup var options: CommonOptions
-    @Option(name: .long, help: "How many check-ins to show (1–10000).")
-    var limit = 10
+    // `.unconditional`: "-5" is this option's value (to be refused as such), not another option.
+    @Option(name: .long, parsing: .unconditional, help: "How many check-ins to show (1–10000).")
+    var limit = ControlRequest.defaultHistoryLimit
 
     func validate() throws {
-        guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 10000") }
+        if case let .failure(problem) = ControlRequest.historyLimit(limit) { throw ValidationError("--" + problem.message) }
     }
 
     func run() throws {
@@ -115,13 +137,20 @@ struct Settings: ParsableCommand {
             abstract: "Change the interval and/or reminder; the deadline moves at once from the last check-in.",
             discussion: "Offered: intervals 8h, 16h, 24h, 48h; reminders 1h, 2h, 4h, 6h. Any whole number of minutes within bounds is accepted (e.g. 12h30m); the reminder must be shorter than the interval.")
         @OptionGroup var options: CommonOptions
-        @Option(name: .long, help: "Check-in interval, e.g. 24h, 16h, 12h30m.")
+        @Option(name: .long, parsing: .unconditional, help: "Check-in interval, e.g. 24h, 16h, 12h30m.")
         var interval: String?
-        @Option(name: .long, help: "Reminder lead before the deadline, e.g. 2h, 45m.")
+        @Option(name: .long, parsing: .unconditional, help: "Reminder lead before the deadline, e.g. 2h, 45m.")
         var reminder: String?
 
         func validate() throws {
             guard interval != nil || reminder != nil else { throw ValidationError("give --interval, --reminder or both") }
+            // Whether each is a duration at all; the daemon's settings policy judges the values.
+            for (name, text) in [("interval", interval), ("reminder", reminder)] {
+                guard let text else { continue }
+                if case let .failure(problem) = ControlRequest.duration(name, text) {
+                    throw ValidationError("--" + problem.message)
+                }
+            }
         }
 
         func run() throws {
@@ -176,8 +205,13 @@ struct Sim: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Press the simulated button (with switch chatter) and release it after --hold.")
         @OptionGroup var options: CommonOptions
-        @Option(name: .long, help: "How long to hold the button, e.g. 150ms (a check-in) or 4s (a long press).")
-        var hold = "150ms"
+        @Option(name: .long, parsing: .unconditional,
+                help: "How long to hold the button, e.g. 150ms (a check-in) or 4s (a long press).")
+        var hold = DurationText.format(ControlRequest.defaultHold)
+
+        func validate() throws {
+            if case let .failure(problem) = ControlRequest.hold(hold) { throw ValidationError("--" + problem.message) }
+        }
 
         func run() throws {
             try options.sendAndShowStatus(ControlRequest(.simPress, hold: hold))
@@ -212,7 +246,8 @@ struct Alert: ParsableCommand {
     }
 }
 
+/// Writes `message` and a newline to standard error, control characters escaped line by line.
 func printToStandardError(_ message: String) {
-    var line = message + "\n"
+    var line = TerminalText.escapedLines(message) + "\n"
     line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }

@@ -23,14 +23,15 @@ struct Config: ParsableCommand {
 
         func run() throws {
             switch ConfigSource.load(explicitPath: config, environment: ProcessEnvironment.current) {
-            case let .valid(configuration, path):
+            case let .success(loaded):
+                let (configuration, path) = (loaded.configuration, loaded.path)
                 print("\(path ?? "built-in defaults (no config file)"): configuration is valid")
                 print("  gpio backend: \(configuration.gpio.backend.rawValue)"
                       + (configuration.gpio.backend == .libgpiod ? " (chip \(configuration.gpio.chip))" : ""))
                 print("  store: \(configuration.storePath)")
                 print("  control socket: \(configuration.controlSocket)")
-            case let .invalid(_, message):
-                printToStandardError(message)
+            case let .failure(failure):
+                printToStandardError(failure.message)
                 throw ExitCode(78)
             }
         }

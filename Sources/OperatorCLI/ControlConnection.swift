@@ -10,14 +10,15 @@ struct ControlConnection {
 
     let socketPath: String
 
-    /// `--socket`, else `$LIFESIGNAL_SOCKET`, else the installed service's socket if it exists,
-    /// else the path a daemon started by this user uses by default.
+    /// `--socket`, else `$LIFESIGNAL_SOCKET`, else the installed service's socket if it exists
+    /// (or is there but out of this user's reach: they are told so, not sent elsewhere), else the
+    /// path a daemon started by this user uses by default.
     init(explicit: String?, environment: [String: String]) {
         if let explicit, !explicit.isEmpty {
             socketPath = explicit
         } else if let fromEnvironment = environment["LIFESIGNAL_SOCKET"], !fromEnvironment.isEmpty {
             socketPath = fromEnvironment
-        } else if access(Self.serviceSocket, F_OK) == 0 {
+        } else if access(Self.serviceSocket, F_OK) == 0 || errno == EACCES {
             socketPath = Self.serviceSocket
         } else {
             socketPath = DeviceConfiguration.defaultControlSocket(environment: environment)

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CLinuxSupport
 import ControlProtocol
 import DeviceConfig
 import LinuxIO
@@ -44,11 +43,13 @@ struct Doctor: ParsableCommand {
     static func examine(explicitConfig: String?, socket: String?, environment: [String: String]) -> [DoctorFinding] {
         let configuration: DeviceConfiguration
         switch ConfigSource.load(explicitPath: explicitConfig, environment: environment) {
-        case let .invalid(path, message):
-            return [.problem("config", "\(path) is not valid:\n        " + message.split(separator: "\n").joined(separator: "\n        "),
+        case let .failure(failure):
+            let path = failure.path
+            return [.problem("config", "\(path) is not valid:\n        " + failure.message.split(separator: "\n").joined(separator: "\n        "),
                              fix: "edit \(path), then run `lifesignalctl config check`; the other checks need a valid configuration")]
-        case let .valid(loaded, path):
-            configuration = loaded
+        case let .success(loaded):
+            configuration = loaded.configuration
+            let path = loaded.path
             var findings = [DoctorFinding.ok("config", "\(path ?? "built-in defaults (no config file)") is valid")]
             findings += GPIOChipProbe.check(configuration)
             findings += StoreProbe.check(path: configuration.storePath)
@@ -60,7 +61,7 @@ struct Doctor: ParsableCommand {
     }
 
     static func clock() -> DoctorFinding {
-        clinux_kernel_clock_synchronized() == 1
+        WallClockSynchronization.system.isSynchronized()
             ? .ok("clock", "synchronised (NTP)")
             : .warning("clock", "not synchronised: check-ins are stored, but marked as made with an unsynchronised clock",
                        fix: "enable time synchronisation (timedatectl set-ntp true) and give the device network; `timedatectl` shows the state")

@@ -37,7 +37,17 @@ enum Formatting {
                 : " · deadline was \(relative(seconds: seconds)) (\(localTime(deadline)))"
         }
         lines.append(headline)
-        if let error = status.error { lines.append("Problem: \(error)") }
+        if let conditions = status.conditions {
+            for condition in conditions {
+                lines.append("\(condition.fault ? "FAULT" : "Problem"): \(condition.message)")
+                lines.append("  what to do: \(condition.advice)")
+            }
+        } else if let error = status.error {
+            lines.append("Problem: \(error)")
+        }
+        for message in status.messages ?? [] {
+            lines.append("Note: \(message) (lifesignalctl dismiss-error clears it)")
+        }
         if let last = status.lastCheckIn {
             lines.append("Last check-in: \(localTime(last.time)) via \(last.source)"
                          + (last.wallClockSynchronized ? "" : " (clock was not synchronised)"))

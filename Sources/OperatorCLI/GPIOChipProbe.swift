@@ -99,14 +99,7 @@ enum GPIOChipProbe {
     }
 
     static func chipPaths() -> [String] {
-        guard let directory = opendir("/dev") else { return [] }
-        defer { closedir(directory) }
-        var paths: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix("gpiochip") { paths.append("/dev/\(name)") }
-        }
-        return paths.sorted()
+        gpioChipPaths()
     }
 
     static func describe(_ path: String) -> String {

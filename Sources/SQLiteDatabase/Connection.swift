@@ -21,6 +21,10 @@ public final class Connection {
     var synchronousToRestore: String?
     /// True inside `withUnsyncedCommits`, whose own transactions must not restore the level.
     var insideUnsyncedCommits = false
+    /// As given to `init`; set again after a checkpoint, which runs with the busy handler off.
+    let busyTimeoutMilliseconds: Int32
+    /// True once `close()` ran: the handle is gone and every call throws.
+    public private(set) var isClosed = false
 
     /// Opens (or creates) the database at `path`.
     ///
@@ -46,39 +50,57 @@ public final class Connection {
         }
         self.path = path
         self.handle = opened
-        sqlite3_extended_result_codes(handle, 1)
         let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
-        try check(sqlite3_busy_timeout(handle, Int32(clamping: milliseconds)), "set busy timeout")
+        busyTimeoutMilliseconds = Int32(clamping: milliseconds)
+        sqlite3_extended_result_codes(handle, 1)
+        try check(sqlite3_busy_timeout(handle, busyTimeoutMilliseconds), "set busy timeout")
     }
 
     deinit {
         // Statements keep their connection alive, so none is left to block the close here.
+        if !isClosed { sqlite3_close_v2(handle) }
+    }
+
+    /// Closes the handle now, on the caller's thread, rather than whenever the last reference
+    /// goes. Statements still held elsewhere keep SQLite's side alive until they are released;
+    /// every later call on this connection throws. Idempotent.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
         sqlite3_close_v2(handle)
+    }
+
+    /// Throws instead of touching a closed handle.
+    func requireOpen(_ operation: @autoclosure () -> String) throws(SQLiteError) {
+        guard isClosed else { return }
+        throw SQLiteError(operation: operation(), path: path, code: .misuse, message: "the connection is closed")
     }
 
     /// Runs one or more SQL statements that return no rows you need (DDL, BEGIN/COMMIT, pragmas).
     public func execute(_ sql: String) throws(SQLiteError) {
+        try requireOpen("execute \(sql)")
         let result = sqlite3_exec(handle, sql, nil, nil, nil)
         try check(result, "execute \(sql)")
     }
 
     /// Compiles a single SQL statement.
     public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
-        try Statement(connection: self, sql: sql)
+        try requireOpen("prepare \(sql)")
+        return try Statement(connection: self, sql: sql)
     }
 
     /// True when writes are impossible: opened read-only, or SQLite fell back to read-only because
     /// the OS refused write access (read-only filesystem, immutable file).
-    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+    public var isReadOnly: Bool { isClosed || sqlite3_db_readonly(handle, "main") == 1 }
 
     /// True between BEGIN and COMMIT/ROLLBACK.
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    public var isInTransaction: Bool { !isClosed && sqlite3_get_autocommit(handle) == 0 }
 
     /// Rows changed by the most recent INSERT, UPDATE or DELETE.
-    public var changes: Int { Int(sqlite3_changes64(handle)) }
+    public var changes: Int { isClosed ? 0 : Int(sqlite3_changes64(handle)) }
 
     /// The rowid of the most recent successful INSERT on this connection.
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    public var lastInsertRowID: Int64 { isClosed ? 0 : sqlite3_last_insert_rowid(handle) }
 
     /// Throws the connection's current error unless `result` is `SQLITE_OK`.
     func check(_ result: Int32, _ operation: @autoclosure () -> String) throws(SQLiteError) {

@@ -1,5 +1,6 @@
 import CSQLite
 import Glibc
+import LinuxIO
 
 /// A failed SQLite call: what was attempted, on which file, and everything SQLite and the OS said.
 public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -26,7 +27,7 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
         var text = "SQLite \(operation) on \(path) failed: \(message) "
             + "(result code \(code.primary.rawValue) \(code.primary.name), extended \(code.rawValue)"
         if systemErrno != 0 {
-            text += "; errno \(systemErrno): \(String(cString: strerror(systemErrno)))"
+            text += "; \(errnoDescription(systemErrno))"
         }
         return text + ")"
     }

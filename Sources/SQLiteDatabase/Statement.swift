@@ -142,6 +142,18 @@ public final class Statement {
         }
     }
 
+    /// The column as whichever of INTEGER, TEXT or NULL it holds (what `bind(values:)` takes back):
+    /// for copying rows whatever their columns. REAL and BLOB are an error (STRICT tables that
+    /// use neither).
+    public func value(at column: Int32) throws(SQLiteError) -> SQLiteValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_NULL: return .null
+        case SQLITE_INTEGER: return .integer(try int64(at: column))
+        case SQLITE_TEXT: return .text(try text(at: column))
+        default: return .integer(try int64(at: column))  // throws, naming the storage class found
+        }
+    }
+
     /// The column converted to text by SQLite whatever its storage class ("" for NULL); for pragmas.
     func unsafeText(at column: Int32) -> String {
         guard let bytes = sqlite3_column_text(handle, column) else { return "" }

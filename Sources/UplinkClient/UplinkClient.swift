@@ -1,4 +1,5 @@
 public import CheckInModels
+public import ComposableCore
 
 /// The device's connection to the LifeSignal backend, as an injectable value.
 ///
@@ -74,6 +75,32 @@ public struct UplinkClient: Sendable {
         self.respondToPings = respondToPings
         self.uploadBatch = uploadBatch ?? { batch in await uploadCheckIns(batch).map { UploadOutcome(acknowledged: $0) } }
         self.sendHeartbeat = sendHeartbeat
+    }
+}
+
+extension UplinkClient {
+    /// Every call is reported as unexpected (and fails permanently): tests override what they use.
+    public static func failing(endpoint: String = "test backend") -> UplinkClient {
+        UplinkClient(
+            endpoint: endpoint,
+            uploadCheckIns: { _ in .failure(.unexpected("UplinkClient.uploadCheckIns")) },
+            fetchSettings: { .failure(.unexpected("UplinkClient.fetchSettings")) },
+            pushSettings: { _ in .failure(.unexpected("UplinkClient.pushSettings")) },
+            fetchNotifications: { _ in .failure(.unexpected("UplinkClient.fetchNotifications")) },
+            pushNotificationChanges: { _ in .failure(.unexpected("UplinkClient.pushNotificationChanges")) },
+            pendingPings: { _, _ in .failure(.unexpected("UplinkClient.pendingPings")) },
+            respondToPings: { _ in .failure(.unexpected("UplinkClient.respondToPings")) },
+            sendAlert: { _ in .failure(.unexpected("UplinkClient.sendAlert")) },
+            uploadBatch: { _ in .failure(.unexpected("UplinkClient.uploadBatch")) },
+            sendHeartbeat: { _ in .failure(.unexpected("UplinkClient.sendHeartbeat")) })
+    }
+}
+
+extension UplinkFailure {
+    /// Reports an unexpected call to a test value and returns the failure it answers with.
+    public static func unexpected(_ name: String) -> UplinkFailure {
+        UnexpectedCall.report(name)
+        return UplinkFailure(.permanent, "\(name) is not implemented in this test")
     }
 }
 

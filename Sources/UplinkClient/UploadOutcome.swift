@@ -12,17 +12,6 @@ public struct UploadOutcome: Hashable, Sendable {
     }
 }
 
-/// One check-in a target refused by id (e.g. a record it cannot accept), with its message.
-public struct RefusedItem: Hashable, Sendable {
-    public var id: CheckInID
-    public var message: String
-
-    public init(id: CheckInID, message: String) {
-        self.id = id
-        self.message = message
-    }
-}
-
 /// `POST /v1/heartbeat`: the device is alive, and how far behind its upload queue is.
 public struct DeviceHeartbeat: Hashable, Sendable {
     public var bootID: String

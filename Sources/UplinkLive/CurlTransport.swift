@@ -47,9 +47,16 @@ public final class CurlTransport: Sendable {
     }
 
     /// Sends `request` and returns the response (any status) or why there was none.
+    /// Cancelling the calling task abandons the request at once (a queued one is never sent, one in
+    /// transfer is cut off): a stopping uploader does not wait out a ping long poll.
     public func perform(_ request: HTTPRequest) async -> Result<HTTPResponse, TransportFailure> {
-        await withCheckedContinuation { continuation in
-            worker.submit(CurlWorker.Job(request: request, continuation: continuation))
+        let id = worker.nextJobID()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                worker.submit(CurlWorker.Job(id: id, request: request, continuation: continuation))
+            }
+        } onCancel: {
+            worker.cancel(id)
         }
     }
 
@@ -88,6 +95,7 @@ public final class CurlTransport: Sendable {
 /// The loop on the transport's thread. Only `submit` and `requestStop` are called from elsewhere.
 final class CurlWorker: Sendable {
     struct Job: Sendable {
+        let id: UInt64
         let request: HTTPRequest
         let continuation: CheckedContinuation<Result<HTTPResponse, TransportFailure>, Never>
     }
@@ -95,6 +103,12 @@ final class CurlWorker: Sendable {
     private struct Inbox {
         var jobs: [Job] = []
         var stopRequested = false
+        var nextID: UInt64 = 0
+        /// The job in transfer, and whether its caller cancelled it.
+        var current: UInt64?
+        var currentCancelled = false
+        /// Cancelled before they were submitted (the caller's task was cancelled first).
+        var cancelledEarly: Set<UInt64> = []
     }
 
     private let curl: LibCurl
@@ -112,17 +126,48 @@ final class CurlWorker: Sendable {
         wakeup = try WakeupEvent()
     }
 
+    func nextJobID() -> UInt64 {
+        inbox.withLock { inbox in
+            inbox.nextID &+= 1
+            return inbox.nextID
+        }
+    }
+
+    static let cancelled = TransportFailure(code: -1, message: "the request was cancelled (the device is stopping that part)")
+
     func submit(_ job: Job) {
-        let accepted = inbox.withLock { inbox -> Bool in
-            guard !inbox.stopRequested else { return false }
+        let refusal = inbox.withLock { inbox -> TransportFailure? in
+            if inbox.stopRequested {
+                return TransportFailure(code: -1, message: "the uplink is shutting down; the request was not sent")
+            }
+            if inbox.cancelledEarly.remove(job.id) != nil { return Self.cancelled }
             inbox.jobs.append(job)
-            return true
+            return nil
         }
-        guard accepted else {
-            return job.continuation.resume(returning: .failure(TransportFailure(
-                code: -1, message: "the uplink is shutting down; the request was not sent")))
+        guard let refusal else { return wakeup.signal() }
+        job.continuation.resume(returning: .failure(refusal))
+    }
+
+    /// Abandons job `id`: a queued one is answered at once, one in transfer is cut off.
+    func cancel(_ id: UInt64) {
+        let queued = inbox.withLock { inbox -> Job? in
+            if let index = inbox.jobs.firstIndex(where: { $0.id == id }) { return inbox.jobs.remove(at: index) }
+            if inbox.current == id {
+                inbox.currentCancelled = true
+            } else {
+                // Not submitted yet (or already answered, in a race with its answer): remembered
+                // briefly, so a submit that follows is refused. Bounded: old ids are long done.
+                inbox.cancelledEarly.insert(id)
+                if inbox.cancelledEarly.count > 64, let oldest = inbox.cancelledEarly.min() {
+                    inbox.cancelledEarly.remove(oldest)
+                }
+            }
+            return nil
         }
-        wakeup.signal()
+        if let queued { return queued.continuation.resume(returning: .failure(Self.cancelled)) }
+        activeMulti.withLock { address in
+            if let multi = UnsafeMutableRawPointer(bitPattern: address) { _ = curl.multiWakeup(multi) }
+        }
     }
 
     func requestStop() {
@@ -134,6 +179,7 @@ final class CurlWorker: Sendable {
     }
 
     private var stopRequested: Bool { inbox.withLock { $0.stopRequested } }
+    private var currentStops: Bool { inbox.withLock { $0.stopRequested || $0.currentCancelled } }
 
     func run() {
         let handle = curl.easyInit()
@@ -149,22 +195,30 @@ final class CurlWorker: Sendable {
             var descriptor = pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)
             _ = retryingOnEINTR { poll(&descriptor, 1, -1) }
             wakeup.drain()
-            let (jobs, stop) = inbox.withLock { inbox in
-                defer { inbox.jobs.removeAll() }
-                return (inbox.jobs, inbox.stopRequested)
-            }
-            for job in jobs {
+            // One job at a time, taken from the inbox only when it starts, so a cancelled one still
+            // waiting is answered by `cancel` and never sent.
+            while let (job, stop) = inbox.withLock({ inbox -> (Job, Bool)? in
+                guard !inbox.jobs.isEmpty else { return nil }
+                let job = inbox.jobs.removeFirst()
+                inbox.current = job.id
+                inbox.currentCancelled = false
+                return (job, inbox.stopRequested)
+            }) {
                 let result: Result<HTTPResponse, TransportFailure>
                 if stop {
                     result = .failure(TransportFailure(code: -1, message: "the uplink is shutting down; the request was not sent"))
                 } else if let handle, let multi {
-                    result = CurlExchange.perform(job.request, curl: curl, on: handle, multi: multi, shouldStop: { stopRequested })
+                    result = CurlExchange.perform(job.request, curl: curl, on: handle, multi: multi, shouldStop: { currentStops })
                 } else {
                     result = .failure(TransportFailure(code: -1, message: "libcurl could not create a handle (out of memory?)"))
                 }
-                job.continuation.resume(returning: result)
+                let cancelled = inbox.withLock { inbox in
+                    defer { inbox.current = nil }
+                    return inbox.currentCancelled && !inbox.stopRequested
+                }
+                job.continuation.resume(returning: cancelled ? .failure(Self.cancelled) : result)
             }
-            if stop { return }
+            if stopRequested { return }
         }
     }
 }

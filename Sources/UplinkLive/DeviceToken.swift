@@ -1,4 +1,5 @@
 import Glibc
+import LinuxIO
 
 /// The device's bearer token, read from a file only its owner (and group) may read.
 ///
@@ -20,7 +21,7 @@ public struct DeviceToken: Sendable, CustomStringConvertible {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
-            throw TokenFileError("cannot read the uplink token file \(path): \(String(cString: strerror(code))); "
+            throw TokenFileError("cannot read the uplink token file \(path): \(errnoText(code)); "
                 + "create it (mode 0600, owned by the daemon's user) with the device's token on one line")
         }
         defer { close(descriptor) }
@@ -37,7 +38,7 @@ public struct DeviceToken: Sendable, CustomStringConvertible {
         var bytes = [UInt8](repeating: 0, count: 4097)
         let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
         guard count >= 0 else {
-            throw TokenFileError("cannot read the uplink token file \(path): \(String(cString: strerror(errno)))")
+            throw TokenFileError("cannot read the uplink token file \(path): \(errnoText(errno))")
         }
         guard count < bytes.count else { throw TokenFileError("the uplink token file \(path) is larger than 4 KiB") }
         let text = String(decoding: bytes.prefix(count), as: UTF8.self).trimmingCharacters(in: " \t\r\n")

@@ -119,7 +119,7 @@ struct BacklogBenchmark {
     /// Writes the backlog through the store's own API, 10,000 rows per transaction (a transaction
     /// per row, as the device writes them, would take 100,000 fsyncs).
     private func fillQueue(_ path: String) async throws {
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         let start = WallTime(secondsSinceEpoch: 1_795_000_000)
         var written = 0
         while written < count {
@@ -131,6 +131,7 @@ struct BacklogBenchmark {
             try await database.record(all: chunk)
             written += chunk.count
         }
+        await database.close()  // before the daemon opens it
     }
 
     /// The `acknowledged=N` of the uploader's "uploaded check-ins" log line, 0 for other lines.

@@ -77,6 +77,9 @@ final class Bench {
         if options.phases.contains("uplink") {
             try UplinkMemory(directory: directory + "/uplink", binaries: options.binaries).run()
         }
+        if options.phases.contains("idle-connections") {
+            try idleConnections()
+        }
         if options.phases.contains("sizes") {
             binarySizes()
         }

@@ -10,19 +10,23 @@ struct Options {
     var backlog = 100_000
     var batchSize = 500
     var statusIntervalMilliseconds: Int?
+    var idleConnections = 1000
+    var statusRequests = 200
     var workDirectory = "/tmp"
-    var phases: Set<String> = ["ready", "idle", "check-ins", "presses", "backlog", "uplink", "sizes"]
+    var phases: Set<String> = ["ready", "idle", "check-ins", "presses", "backlog", "uplink", "idle-connections", "sizes"]
 
     static let usage = """
         usage: lifesignal-bench [--binaries DIR] [--presses N] [--check-ins N] [--memory-every N] [--idle-seconds S]
                                 [--ready-runs N] [--backlog N] [--batch-size N] [--status-interval MS]
-                                [--work-dir DIR]
-                                [--phases ready,idle,check-ins,presses,backlog,uplink,sizes]
+                                [--idle-connections N] [--status-requests N] [--work-dir DIR]
+                                [--phases ready,idle,check-ins,presses,backlog,uplink,idle-connections,sizes]
           --binaries     folder with the lifesignald to measure (default: this program's folder)
           --memory-every print resident memory after every N check-ins (default 5000): the growth curve
           --backlog      rows queued for the backlog phase (default 100000); --batch-size its [uplink] batch_size;
                          --status-interval MS: ask the daemon for its queue depth every MS from the start
                          (default: only once its log shows every row acknowledged)
+          --idle-connections  connections held open without a request in that phase (default 1000);
+                         --status-requests N status requests timed without and with them (default 200)
           --work-dir     where the temporary store goes; must be a real disk (not tmpfs) for write figures
           Set LIFESIGNAL_EXECUTOR=dispatch to measure with the runtime's Dispatch executors instead.
         """
@@ -47,6 +51,8 @@ struct Options {
             case "--backlog": backlog = try number()
             case "--batch-size": batchSize = try number()
             case "--status-interval": statusIntervalMilliseconds = try number()
+            case "--idle-connections": idleConnections = try number()
+            case "--status-requests": statusRequests = try number()
             case "--work-dir": workDirectory = value
             case "--phases": phases = Set(value.split(separator: ",").map(String.init))
             default: throw UsageError("unknown option \(argument)\n\(Self.usage)")

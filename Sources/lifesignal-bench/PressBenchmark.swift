@@ -1,5 +1,6 @@
 import DeviceClockLive
 import DeviceConfig
+import DeviceLogging
 import DeviceRuntime
 import GPIOSimulated
 import Glibc
@@ -21,9 +22,12 @@ struct PressBenchmark {
     func run() async throws {
         let config = try DaemonConfig.write(in: directory)
         let configuration: DeviceConfiguration
-        switch ConfigurationLoader.load(explicitPath: config.path, environment: [:]) {
+        let found = ConfigurationFile.load(explicitPath: config.path, environment: [:]) { path in
+            readRegularFile(path).mapError { .unreadable($0.description, permissionDenied: $0.isPermissionDenied) }
+        }
+        switch found {
         case let .success(loaded): configuration = loaded.configuration
-        case let .failure(error): throw BenchError("bench config: \(error.message)")
+        case let .failure(failure): throw BenchError("bench config: \(failure.message)")
         }
         guard let red = configuration.ledLanguage.leds.firstIndex(where: { $0.name == "red" }) else {
             throw BenchError("the bench config has no red LED")
@@ -42,12 +46,18 @@ struct PressBenchmark {
         }
 
         let sink = LogSink()
-        let level = Logger.Level(rawValue: configuration.logLevel.rawValue) ?? .info
-        let logger = Logger(label: "lifesignald") { DeviceLogHandler(label: $0, level: level, journal: false, sink: sink) }
-        let device = try Device(configuration: configuration, clock: .live(sleep: SingleThreadExecutorFactory.sleep(for:)),
-                                logger: logger)
-        try device.start()
-        guard let simulator = device.simulatedGPIO else { throw BenchError("the device is not on simulated GPIO") }
+        let logger = Daemon.makeLogger(configuration, environment: [:], sink: sink)
+        let daemon: Daemon.Instance
+        do {
+            daemon = try await Daemon.make(configuration, environment: [:], sleep: SingleThreadExecutorFactory.sleep(for:),
+                                           logger: logger, sink: sink)
+        } catch {
+            throw BenchError("the device did not start: \(error.message)")
+        }
+        let running = Task { try await daemon.group.run() }
+        guard let simulator = daemon.resources.simulator else { throw BenchError("the device is not on simulated GPIO") }
+        // The first press must find the device started (the store probed, the lines held).
+        try await Self.waitUntilStarted(daemon.device)
 
         let (changes, continuation) = AsyncStream<LEDChange>.makeStream()
         let observation = simulator.observeLEDs { change, _ in continuation.yield(change) }
@@ -84,13 +94,17 @@ struct PressBenchmark {
             }
         }
         let pressPeriod = (monotonicNow() - pressesStarted) / max(count, 1)
-        await device.stop()
+        // Measured while the store is still open: a clean stop checkpoints and removes the WAL.
+        let files = Self.storeFileSizes(configuration.storePath)
+        await daemon.group.triggerGracefulShutdown()
+        try await running.value
 
         print("## Press → durable store → acknowledgement LED (simulated GPIO, in-process device, \(count) presses)")
         print("from the debouncer accepting the release: \(fromAcceptedRelease.summary)")
         print("(add the debounce period, \(milliseconds(simulator.debounce)), for the time from the last contact bounce)")
         if timeouts > 0 { print("presses without an acknowledgement within 5 s: \(timeouts)") }
         if timeouts > 0 { throw BenchError("\(timeouts) presses were not acknowledged; see \(log)") }
+        print("store files after the presses, still open: \(files)")
         // What the latency above contains that is the machine's, not the daemon's: the wake of the
         // debounce timer (the measurement starts at its deadline) and the fsync of a disk that idled
         // since the last press (the back-to-back disk reference printed first is the disk at its best).
@@ -98,6 +112,25 @@ struct PressBenchmark {
         let spacing = pressPeriod - .milliseconds(1)
         print("and the disk's: 4 × 4 KiB in place + fdatasync, one every \(milliseconds(spacing)) like the presses: \(try DiskBaseline.measureInPlace(in: directory, count: 200, spacing: spacing).summary)")
         print("")
+    }
+
+    /// Waits (at most 10 s) until the device shows its phase: the store probed and loaded.
+    private static func waitUntilStarted(_ device: Device) async throws {
+        let deadline = monotonicNow() + .seconds(10)
+        while device.store.state.checkIn.phase == .starting || !device.store.state.store.provenWritable {
+            guard monotonicNow() < deadline else { throw BenchError("the device did not start within 10 s") }
+            try await SingleThreadExecutorFactory.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// "main N KiB, -wal N KiB, -shm N KiB": how much of the history the main file holds and how
+    /// far the WAL has grown (docs/faults.md, "Storage").
+    private static func storeFileSizes(_ path: String) -> String {
+        ["", "-wal", "-shm"].map { suffix in
+            var info = stat()
+            let size = stat(path + suffix, &info) == 0 ? "\(Int(info.st_size) / 1024) KiB" : "none"
+            return "\(suffix.isEmpty ? "main" : suffix) \(size)"
+        }.joined(separator: ", ")
     }
 
     /// How late the device's executor wakes from a sleep of `duration` (100 sleeps).

@@ -27,6 +27,15 @@ enum ProcFS {
         return nil
     }
 
+    /// How many descriptors the process has open (entries of /proc/PID/fd).
+    static func openDescriptors(_ pid: pid_t) -> Int? {
+        guard let directory = opendir("/proc/\(pid)/fd") else { return nil }
+        defer { closedir(directory) }
+        var count = 0
+        while readdir(directory) != nil { count += 1 }
+        return count - 2  // "." and ".."
+    }
+
     /// Resident memory in kB.
     static func residentKilobytes(_ pid: pid_t) -> Int? {
         read("/proc/\(pid)/status").flatMap { field("VmRSS", in: $0) }

@@ -1,4 +1,4 @@
 // lifesignalctl: the operator's CLI. Thin on purpose: the commands live in OperatorCLI.
 import OperatorCLI
 
-LifesignalCtl.main()
+LifesignalCtl.mainEscapingMessages()

@@ -1,5 +1,6 @@
 // lifesignald: the LifeSignal check-in device daemon. Thin on purpose: everything is in DeviceRuntime.
 import ArgumentParser
+import DeviceConfig
 import DeviceRuntime
 import Glibc
 import LinuxIO
@@ -34,11 +35,17 @@ struct Lifesignald: AsyncParsableCommand {
     var checkConfig = false
 
     func run() async throws {
+        // Room for many control-socket clients (idle ones must not starve the others); the control
+        // server sizes its connection limit from this.
+        DescriptorLimit.raiseToHardLimit()
         let environment = ProcessEnvironment.current
-        switch ConfigurationLoader.load(explicitPath: config, environment: environment) {
-        case let .failure(error):
-            printError("lifesignald: \(error.message)")
-            throw ExitCode(error.exitCode)
+        let found = ConfigurationFile.load(explicitPath: config, environment: environment) { path in
+            readRegularFile(path).mapError { $0.isMissing ? .missing : .unreadable($0.description, permissionDenied: $0.isPermissionDenied) }
+        }
+        switch found {
+        case let .failure(failure):
+            printError("lifesignald: \(failure.message)", journal: environment["JOURNAL_STREAM"] != nil)
+            throw ExitCode(78)  // EX_CONFIG: restarting cannot fix it
         case let .success(loaded):
             if checkConfig {
                 print("\(loaded.path ?? "built-in defaults"): configuration is valid")
@@ -50,7 +57,13 @@ struct Lifesignald: AsyncParsableCommand {
     }
 }
 
-func printError(_ message: String) {
-    var line = message + "\n"
+/// Under systemd (stderr is the journal) every line is marked `<3>`, as the daemon's log lines
+/// carry their priorities: journald files an unmarked line at info, and the reason the service did
+/// not start must show under `journalctl -p err`.
+func printError(_ message: String, journal: Bool) {
+    let text = journal
+        ? message.split(separator: "\n", omittingEmptySubsequences: false).map { "<3>\($0)" }.joined(separator: "\n")
+        : message
+    var line = text + "\n"
     line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }

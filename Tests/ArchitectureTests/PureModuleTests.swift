@@ -4,10 +4,13 @@ import XCTest
 /// The pure logic imports no I/O: no Foundation, no Glibc, no C module. A test, so that a
 /// convenient import cannot slip in unnoticed.
 final class PureModuleTests: XCTestCase {
-    static let pureModules = ["ComposableCore", "CheckInModels", "CheckInFeature", "NotificationsFeature", "LEDLanguage",
+    static let pureModules = ["ComposableCore", "Backoff", "CheckInModels", "CheckInFeature", "NotificationsFeature",
+                              "UploadFeature", "HeartbeatFeature", "PingListenerFeature", "SettingsSyncFeature", "LEDLanguage",
                               "ConfigFile", "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient"]
     static let allowedImports: Set<String> = [
-        "ComposableCore", "CheckInModels", "CheckInFeature", "NotificationsFeature", "LEDLanguage", "ConfigFile",
+        "Backoff",
+        "ComposableCore", "CheckInModels", "CheckInFeature", "NotificationsFeature", "UploadFeature", "HeartbeatFeature",
+        "PingListenerFeature", "SettingsSyncFeature", "LEDLanguage", "ConfigFile",
         "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient", "Synchronization",
     ]
 

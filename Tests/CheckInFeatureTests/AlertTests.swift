@@ -1,7 +1,7 @@
 import CheckInFeature
 import CheckInModels
 import CheckInStoreClient
-import ComposableTestSupport
+import TestSupport
 import XCTest
 
 /// The help alert: long press → cancel window → stored → sending → delivered, and every way out.
@@ -24,10 +24,10 @@ final class AlertTests: FeatureTestCase {
             $0.button = .longPressed
             $0.alert.window = AlertState.Window(requestedAt: Self.start.advanced(by: .seconds(3)), source: .button)
         }
-        XCTAssertEqual(store.state.indicator, .alertCancelWindow)
+        XCTAssertEqual(store.state.indicator(fault: false), .alertCancelWindow)
         await store.receive(.delegate(.longPressed))
         store.send(.buttonReleased) { $0.button = .released }
-        XCTAssertEqual(store.state.indicator, .alertCancelWindow, "releasing a long press neither cancels nor checks in")
+        XCTAssertEqual(store.state.indicator(fault: false), .alertCancelWindow, "releasing a long press neither cancels nor checks in")
     }
 
     /// `lifesignalctl alert send` at the start, and no cancel: the alert is being stored.
@@ -39,6 +39,7 @@ final class AlertTests: FeatureTestCase {
         await store.receive(.alert(.cancelWindowEnded)) {
             $0.alert.window = nil
             $0.alert.isStoring = true
+            $0.alert.unsaved = AlertRecord(id: self.id(1), at: Self.start, source: .cli)
         }
     }
 
@@ -50,18 +51,20 @@ final class AlertTests: FeatureTestCase {
         await clock.advance(by: .milliseconds(4999))
         XCTAssertEqual(alerts.alerts, [], "nothing is stored inside the window")
         await clock.advance(by: .milliseconds(1))
+        let record = AlertRecord(id: id(1), at: Self.start.advanced(by: .seconds(3)), source: .button)
         await store.receive(.alert(.cancelWindowEnded)) {
             $0.alert.window = nil
             $0.alert.isStoring = true
+            $0.alert.unsaved = record
         }
-        XCTAssertEqual(store.state.indicator, .alertSending)
-        let record = AlertRecord(id: id(1), at: Self.start.advanced(by: .seconds(3)), source: .button)
+        XCTAssertEqual(store.state.indicator(fault: false), .alertSending)
         await store.receive(.alert(.storeResponse(.success(record)))) {
+            $0.alert.unsaved = nil
             $0.alert.isStoring = false
             $0.alert.unacknowledged = [record.id]
         }
         await store.receive(.delegate(.alertStored(record)))
-        XCTAssertEqual(store.state.indicator, .alertSending, "stored is not delivered")
+        XCTAssertEqual(store.state.indicator(fault: false), .alertSending, "stored is not delivered")
         XCTAssertEqual(store.state.alert.name, "sending")
         XCTAssertEqual(alerts.alerts, [record])
         XCTAssertEqual(fake.writeAttempts, 0, "a long press is never a check-in")
@@ -70,10 +73,10 @@ final class AlertTests: FeatureTestCase {
             $0.alert.unacknowledged = []
             $0.alert.delivered = record.id
         }
-        XCTAssertEqual(store.state.indicator, .alertDelivered)
+        XCTAssertEqual(store.state.indicator(fault: false), .alertDelivered)
         await clock.advance(by: .seconds(30))
         await store.receive(.alert(.deliveredDisplayEnded)) { $0.alert.delivered = nil }
-        XCTAssertEqual(store.state.indicator, .neverCheckedIn)
+        XCTAssertEqual(store.state.indicator(fault: false), .neverCheckedIn)
         await stop(store)
     }
 
@@ -88,7 +91,7 @@ final class AlertTests: FeatureTestCase {
             $0.alert.window = nil
         }
         await store.receive(.delegate(.alertCancelled(.button)))
-        XCTAssertEqual(store.state.indicator, .neverCheckedIn)
+        XCTAssertEqual(store.state.indicator(fault: false), .neverCheckedIn)
         store.send(.buttonReleased) { $0.button = .released }
         await clock.advance(by: .seconds(60))
         XCTAssertEqual(alerts.alerts, [])
@@ -125,7 +128,7 @@ final class AlertTests: FeatureTestCase {
         await stop(store)
     }
 
-    func testAnAlertThatCannotBeStoredIsAFaultAndNeverSending() async {
+    func testAnAlertThatCannotBeStoredIsKeptNeverShownAsSendingAndStoredOnceTheStoreWrites() async {
         let store = makeAlertStore()
         await start(store, expectPhase: .neverCheckedIn)
         let full = StoreFailure(.full, "disk full")
@@ -133,11 +136,22 @@ final class AlertTests: FeatureTestCase {
         await requestFromTheCLIAndLetTheWindowEnd(store)
         await store.receive(.alert(.storeResponse(.failure(full)))) {
             $0.alert.isStoring = false
-            $0.error = DeviceError(.alertNotStored, "help alert NOT saved and NOT sent: disk full")
         }
-        XCTAssertEqual(store.state.indicator, .fault)
+        XCTAssertNotEqual(store.state.indicator(fault: false), .alertSending)
         await store.receive(.delegate(.alertNotStored(full)))
-        XCTAssertEqual(store.state.alert.name, "idle")
+        XCTAssertEqual(store.state.alert.name, "not_stored")
+
+        // The store writes again: the help request that waited is stored now, not lost.
+        alerts.failWrites(with: nil)
+        let record = AlertRecord(id: id(1), at: Self.start, source: .cli)
+        store.send(.storeWritable) { $0.alert.isStoring = true }
+        await store.receive(.alert(.storeResponse(.success(record)))) {
+            $0.alert.isStoring = false
+            $0.alert.unsaved = nil
+            $0.alert.unacknowledged = [record.id]
+        }
+        await store.receive(.delegate(.alertStored(record)))
+        XCTAssertEqual(store.state.indicator(fault: false), .alertSending)
         await stop(store)
     }
 
@@ -148,11 +162,10 @@ final class AlertTests: FeatureTestCase {
         let record = AlertRecord(id: id(1), at: Self.start, source: .cli)
         await store.receive(.alert(.storeResponse(.success(record)))) {
             $0.alert.isStoring = false
+            $0.alert.unsaved = nil
             $0.alert.unacknowledged = [record.id]
-            $0.error = DeviceError(.alertNotSent, "help alert stored but NOT sent: this device has no [uplink], "
-                + "so nobody was alerted")
         }
-        XCTAssertEqual(store.state.indicator, .fault, "never 'sending' when nothing can send it")
+        XCTAssertNotEqual(store.state.indicator(fault: false), .alertSending, "never 'sending' when nothing can send it")
         XCTAssertEqual(store.state.alert.name, "not_sent")
         await store.receive(.delegate(.alertStored(record)))
         await stop(store)
@@ -164,17 +177,17 @@ final class AlertTests: FeatureTestCase {
         let queued = AlertRecord(id: CheckInID(high: 2, low: 7), at: earlier, source: .button)
         let store = makeAlertStore(pending: [queued])
         await start(store, expectPhase: .neverCheckedIn)
-        XCTAssertEqual(store.state.indicator, .neverCheckedIn)
+        XCTAssertEqual(store.state.indicator(fault: false), .neverCheckedIn)
 
         store.send(.alert(.loadPending))
         await store.receive(.alert(.pendingResponse(.success([queued])))) { $0.alert.unacknowledged = [queued.id] }
-        XCTAssertEqual(store.state.indicator, .alertSending)
+        XCTAssertEqual(store.state.indicator(fault: false), .alertSending)
 
         store.send(.alert(.acknowledged([queued.id]))) {
             $0.alert.unacknowledged = []
             $0.alert.delivered = queued.id
         }
-        XCTAssertEqual(store.state.indicator, .alertDelivered)
+        XCTAssertEqual(store.state.indicator(fault: false), .alertDelivered)
         await clock.advance(by: .seconds(30))
         await store.receive(.alert(.deliveredDisplayEnded)) { $0.alert.delivered = nil }
         await stop(store)
@@ -188,19 +201,16 @@ final class AlertTests: FeatureTestCase {
         await store.receive(.alert(.pendingResponse(.success([queued])))) { $0.alert.unacknowledged = [queued.id] }
 
         store.send(.alert(.sendingRefused("POST /v1/alerts answered HTTP 401: unknown token"))) {
-            $0.alert.sendingRefused = true
-            $0.error = DeviceError(.alertNotSent, "help alert NOT delivered: POST /v1/alerts answered HTTP 401: "
-                + "unknown token; it stays queued and is sent again at the next check-in, alert or restart")
+            $0.alert.sendingRefused = "POST /v1/alerts answered HTTP 401: unknown token"
         }
-        XCTAssertEqual(store.state.indicator, .fault, "the device stops claiming to send what the backend refuses")
+        XCTAssertNotEqual(store.state.indicator(fault: false), .alertSending, "the device stops claiming to send what the backend refuses")
 
         store.send(.alert(.acknowledged([queued.id]))) {
             $0.alert.unacknowledged = []
-            $0.alert.sendingRefused = false
+            $0.alert.sendingRefused = nil
             $0.alert.delivered = queued.id
-            $0.error = nil
         }
-        XCTAssertEqual(store.state.indicator, .alertDelivered)
+        XCTAssertEqual(store.state.indicator(fault: false), .alertDelivered)
         await stop(store)
     }
 
@@ -209,13 +219,12 @@ final class AlertTests: FeatureTestCase {
         state.phase = .overdue(countdown(remaining: .zero))
         state.alert.unacknowledged = [id(1)]
         state.alert.settings = AlertState.Settings(hasUplink: true)
-        XCTAssertEqual(state.indicator, .alertSending, "sending wins over overdue")
-        state.error = DeviceError(.checkInNotStored, "check-in NOT saved: disk full")
-        XCTAssertEqual(state.indicator, .fault, "sending can last for hours offline: a broken device must not hide behind it")
+        XCTAssertEqual(state.indicator(fault: false), .alertSending, "sending wins over overdue")
+        XCTAssertEqual(state.indicator(fault: true), .fault, "sending can last for hours offline: a broken device must not hide behind it")
         state.feedback = .acknowledged
-        XCTAssertEqual(state.indicator, .acknowledged)
+        XCTAssertEqual(state.indicator(fault: true), .acknowledged)
         state.feedback = nil
         state.alert.unacknowledged = []
-        XCTAssertEqual(state.indicator, .fault)
+        XCTAssertEqual(state.indicator(fault: true), .fault)
     }
 }

@@ -16,13 +16,13 @@ final class CountdownTests: FeatureTestCase {
         await store.receive(.phaseBoundaryReached) {
             $0.phase = .reminder(self.countdown(remaining: Self.hour * 2, now: Self.hour * 22))
         }
-        XCTAssertEqual(store.state.indicator, .reminder)
+        XCTAssertEqual(store.state.indicator(fault: false), .reminder)
 
         await clock.advance(by: Self.hour * 2)
         await store.receive(.phaseBoundaryReached) {
             $0.phase = .overdue(self.countdown(remaining: .zero, now: Self.hour * 24))
         }
-        XCTAssertEqual(store.state.indicator, .overdue)
+        XCTAssertEqual(store.state.indicator(fault: false), .overdue)
 
         // Overdue has no further boundary: a week passes without a wake-up.
         await clock.advance(by: Self.hour * (7 * 24))
@@ -61,10 +61,11 @@ final class CountdownTests: FeatureTestCase {
         store.send(.intervalSelected(Self.hour * 16)) {
             $0.settings = newSettings
             $0.settingsVersion = 2
+            $0.unsavedSettings = StoredSettings(settings: $0.settings, version: 2, appliedFromConfig: $0.appliedFromConfig)
             $0.phase = .checkedIn(self.countdown(remaining: Self.hour * 6, now: Self.hour * 10))
         }
         let saved = StoredSettings(settings: newSettings, version: 2, appliedFromConfig: nil)
-        await store.receive(.settingsSaveResponse(.success(saved)))
+        await store.receive(.settingsSaveResponse(.success(saved))) { $0.unsavedSettings = nil }
         await store.receive(.delegate(.settingsSaved(saved)))
         XCTAssertEqual(fake.settings, saved)
 
@@ -84,12 +85,13 @@ final class CountdownTests: FeatureTestCase {
         store.send(.intervalSelected(Self.hour * 8)) {
             $0.settings = newSettings
             $0.settingsVersion = 2
+            $0.unsavedSettings = StoredSettings(settings: $0.settings, version: 2, appliedFromConfig: $0.appliedFromConfig)
             $0.phase = .overdue(self.countdown(remaining: .zero - Self.hour * 2))
         }
         let saved = StoredSettings(settings: newSettings, version: 2, appliedFromConfig: nil)
-        await store.receive(.settingsSaveResponse(.success(saved)))
+        await store.receive(.settingsSaveResponse(.success(saved))) { $0.unsavedSettings = nil }
         await store.receive(.delegate(.settingsSaved(saved)))
-        XCTAssertEqual(store.state.indicator, .overdue)
+        XCTAssertEqual(store.state.indicator(fault: false), .overdue)
         await stop(store)
     }
 
@@ -101,10 +103,11 @@ final class CountdownTests: FeatureTestCase {
         store.send(.reminderSelected(Self.hour * 6)) {
             $0.settings = newSettings
             $0.settingsVersion = 2
+            $0.unsavedSettings = StoredSettings(settings: $0.settings, version: 2, appliedFromConfig: $0.appliedFromConfig)
             $0.phase = .reminder(self.countdown(remaining: Self.hour * 4))
         }
         let saved = StoredSettings(settings: newSettings, version: 2, appliedFromConfig: nil)
-        await store.receive(.settingsSaveResponse(.success(saved)))
+        await store.receive(.settingsSaveResponse(.success(saved))) { $0.unsavedSettings = nil }
         await store.receive(.delegate(.settingsSaved(saved)))
         await clock.advance(by: Self.hour * 4)
         await store.receive(.phaseBoundaryReached) {
@@ -117,21 +120,13 @@ final class CountdownTests: FeatureTestCase {
         let store = makeStore()
         await start(store, expectPhase: .neverCheckedIn)
 
-        store.send(.reminderSelected(Self.hour * 24)) {
-            $0.error = DeviceError(.settingsRejected, "settings not changed: reminder 24h must be shorter than the interval 24h")
-        }
+        store.send(.reminderSelected(Self.hour * 24))
         await store.receive(.delegate(.settingsRejected(SettingsError("reminder 24h must be shorter than the interval 24h"))))
-        XCTAssertNotEqual(store.state.indicator, .fault, "a refused setting is not a device fault")
 
-        store.send(.intervalSelected(.seconds(90))) {
-            $0.error = DeviceError(.settingsRejected, "settings not changed: interval 1m30s is not a whole number of minutes")
-        }
+        store.send(.intervalSelected(.seconds(90)))
         await store.receive(.delegate(.settingsRejected(SettingsError("interval 1m30s is not a whole number of minutes"))))
 
-        store.send(.intervalSelected(Self.hour * (8 * 24))) {
-            $0.error = DeviceError(.settingsRejected,
-                "settings not changed: interval 8d is outside the allowed range 30m–7d (offered: 8h, 16h, 24h, 48h)")
-        }
+        store.send(.intervalSelected(Self.hour * (8 * 24)))
         await store.receive(.delegate(.settingsRejected(SettingsError(
             "interval 8d is outside the allowed range 30m–7d (offered: 8h, 16h, 24h, 48h)"))))
         XCTAssertEqual(store.state.settings, .default, "nothing changed")
@@ -142,22 +137,11 @@ final class CountdownTests: FeatureTestCase {
         store.send(.settingsSelected(odd)) {
             $0.settings = odd
             $0.settingsVersion = 2
-            $0.error = nil
+            $0.unsavedSettings = StoredSettings(settings: $0.settings, version: 2, appliedFromConfig: $0.appliedFromConfig)
         }
         let saved = StoredSettings(settings: odd, version: 2, appliedFromConfig: nil)
-        await store.receive(.settingsSaveResponse(.success(saved)))
+        await store.receive(.settingsSaveResponse(.success(saved))) { $0.unsavedSettings = nil }
         await store.receive(.delegate(.settingsSaved(saved)))
-        await stop(store)
-    }
-
-    func testSetAndDismissError() async {
-        let store = makeStore()
-        await start(store, expectPhase: .neverCheckedIn)
-        let error = DeviceError(.settingsNotSaved, "settings apply now but were NOT saved: disk full")
-        store.send(.setError(error)) { $0.error = error }
-        XCTAssertEqual(store.state.indicator, .fault)
-        store.send(.dismissError) { $0.error = nil }
-        XCTAssertEqual(store.state.indicator, .neverCheckedIn)
         await stop(store)
     }
 }

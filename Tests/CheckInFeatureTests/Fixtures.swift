@@ -2,7 +2,7 @@ import CheckInFeature
 import CheckInModels
 import CheckInStoreClient
 import Clocks
-import ComposableTestSupport
+import TestSupport
 import ConcurrencyExtras
 import DeviceClock
 import Synchronization
@@ -37,7 +37,7 @@ class FeatureTestCase: XCTestCase {
         configured: CheckInSettings? = nil,
         policy: SettingsPolicy = .standard,
         bootingAt boot: DeviceInstant = FeatureTestCase.start,
-        alertStore: AlertStoreClient = .unavailable,
+        alertStore: AlertStoreClient = .failing,
         adjust: (inout CheckInFeature.State) -> Void = { _ in }
     ) -> TestStore<CheckInFeature> {
         clock = TestClock()

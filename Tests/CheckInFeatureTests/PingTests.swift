@@ -22,10 +22,10 @@ final class PingTests: FeatureTestCase {
         let checkedIn = Self.record(ago: Self.hour)
         let store = makeStore(records: [checkedIn])
         await start(store, records: [checkedIn], expectPhase: .checkedIn(countdown(remaining: Self.hour * 23)))
-        XCTAssertEqual(store.state.indicator, .checkedIn)
+        XCTAssertEqual(store.state.indicator(fault: false), .checkedIn)
 
         store.send(.pingsReceived([alice])) { $0.pendingPings = [self.alice] }
-        XCTAssertEqual(store.state.indicator, .pingPending)
+        XCTAssertEqual(store.state.indicator(fault: false), .pingPending)
         store.send(.pingsReceived([alice, bob])) { $0.pendingPings = [self.alice, self.bob] }  // Alice once
 
         await clock.advance(by: .seconds(30))
@@ -54,7 +54,7 @@ final class PingTests: FeatureTestCase {
 
         await clock.advance(by: .milliseconds(1500))
         await store.receive(.feedbackFinished) { $0.feedback = nil }
-        XCTAssertEqual(store.state.indicator, .checkedIn, "answered: the ping pattern is gone")
+        XCTAssertEqual(store.state.indicator(fault: false), .checkedIn, "answered: the ping pattern is gone")
         await stop(store)
     }
 
@@ -95,10 +95,9 @@ final class PingTests: FeatureTestCase {
         await store.receive(.checkInResponse(.failure(failure))) {
             $0.isCheckingIn = false
             $0.pingResponsesBeingStored = []
-            $0.error = DeviceError(.checkInNotStored, "check-in NOT saved: disk full")
         }
         await store.receive(.delegate(.checkInFailed(failure)))
-        XCTAssertEqual(store.state.indicator, .fault, "a fault wins over a pending ping")
+        XCTAssertEqual(store.state.indicator(fault: true), .fault, "a fault wins over a pending ping")
         XCTAssertEqual(fake.pingResponses, [])
         XCTAssertEqual(store.state.pendingPings, [alice], "still waiting for an answer")
         await stop(store)
@@ -130,7 +129,7 @@ final class PingTests: FeatureTestCase {
         await store.receive(.delegate(.pingsAnswered([answer])))
         await clock.advance(by: .milliseconds(1500))
         await store.receive(.feedbackFinished) { $0.feedback = nil }
-        XCTAssertEqual(store.state.indicator, .pingPending)
+        XCTAssertEqual(store.state.indicator(fault: false), .pingPending)
         await stop(store)
     }
 
@@ -139,18 +138,17 @@ final class PingTests: FeatureTestCase {
         state.pendingPings = [alice]
         let countdown = Countdown(deadline: Self.start.wall, remaining: .seconds(60))
         state.phase = .reminder(countdown)
-        XCTAssertEqual(state.indicator, .pingPending)
+        XCTAssertEqual(state.indicator(fault: false), .pingPending)
         state.phase = .neverCheckedIn
-        XCTAssertEqual(state.indicator, .pingPending)
+        XCTAssertEqual(state.indicator(fault: false), .pingPending)
         state.phase = .overdue(countdown)
-        XCTAssertEqual(state.indicator, .overdue)
+        XCTAssertEqual(state.indicator(fault: false), .overdue)
         state.phase = .checkedIn(countdown)
         state.feedback = .acknowledged
-        XCTAssertEqual(state.indicator, .acknowledged)
+        XCTAssertEqual(state.indicator(fault: false), .acknowledged)
         state.feedback = .longPress
-        XCTAssertEqual(state.indicator, .longPress)
+        XCTAssertEqual(state.indicator(fault: false), .longPress)
         state.feedback = nil
-        state.error = DeviceError(.checkInNotStored, "x")
-        XCTAssertEqual(state.indicator, .fault)
+        XCTAssertEqual(state.indicator(fault: true), .fault)
     }
 }

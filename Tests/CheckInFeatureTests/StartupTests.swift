@@ -8,7 +8,7 @@ final class StartupTests: FeatureTestCase {
     func testFreshDeviceHasNeverCheckedIn() async {
         let store = makeStore(stored: nil)
         await start(store, stored: nil, expectPhase: .neverCheckedIn)
-        XCTAssertEqual(store.state.indicator, .neverCheckedIn)
+        XCTAssertEqual(store.state.indicator(fault: false), .neverCheckedIn)
         await stop(store)
     }
 
@@ -16,7 +16,7 @@ final class StartupTests: FeatureTestCase {
         let last = Self.record(ago: Self.hour * 10)
         let store = makeStore(records: [last])
         await start(store, records: [last], expectPhase: .checkedIn(countdown(remaining: Self.hour * 14)))
-        XCTAssertEqual(store.state.indicator, .checkedIn)
+        XCTAssertEqual(store.state.indicator(fault: false), .checkedIn)
 
         await clock.advance(by: Self.hour * 12)
         await store.receive(.phaseBoundaryReached) {
@@ -29,7 +29,7 @@ final class StartupTests: FeatureTestCase {
         let last = Self.record(ago: Self.hour * 23)
         let store = makeStore(records: [last])
         await start(store, records: [last], expectPhase: .reminder(countdown(remaining: Self.hour)))
-        XCTAssertEqual(store.state.indicator, .reminder)
+        XCTAssertEqual(store.state.indicator(fault: false), .reminder)
         await stop(store)
     }
 
@@ -38,11 +38,11 @@ final class StartupTests: FeatureTestCase {
         let last = Self.record(ago: Self.hour * 30, bootID: "boot-before")
         let store = makeStore(records: [last])
         await start(store, records: [last], expectPhase: .overdue(countdown(remaining: .zero - Self.hour * 6)))
-        XCTAssertEqual(store.state.indicator, .overdue)
+        XCTAssertEqual(store.state.indicator(fault: false), .overdue)
         await stop(store)
     }
 
-    func testStoreThatCannotBeReadShowsTheFault() async {
+    func testAStoreThatCannotBeReadIsReportedToTheDevice() async {
         let store = makeStore()
         let failure = StoreFailure(.corrupt, "lifesignal.sqlite is not a database")
         fake.contents.withLock { $0.settings = nil }
@@ -55,16 +55,13 @@ final class StartupTests: FeatureTestCase {
             $0.hasLoadedHistory = true
             $0.phase = .neverCheckedIn
         }
-        store.send(.checkInHistoryResponse(.failure(failure))) {
-            $0.error = DeviceError(.storeUnavailable, "check-in history could not be read: lifesignal.sqlite is not a database")
-        }
-        XCTAssertEqual(store.state.indicator, .fault)
-        store.send(.dismissError) { $0.error = nil }
-        XCTAssertEqual(store.state.indicator, .neverCheckedIn)
+        store.send(.checkInHistoryResponse(.failure(failure)))
+        await store.receive(.delegate(.loadFailed(failure)))
+        XCTAssertEqual(store.state.indicator(fault: false), .neverCheckedIn)
         await stop(store)
     }
 
-    func testStoreThatOpensLaterClearsTheFaultWhenItsHistoryLoads() async {
+    func testAStoreThatOpensLaterLoadsItsHistory() async {
         // The daemon's store supervisor reloads once a store that could not be opened opens.
         let last = Self.record(ago: Self.hour)
         let store = makeStore(records: [last])
@@ -81,16 +78,14 @@ final class StartupTests: FeatureTestCase {
             $0.history = [last]
             $0.phase = .checkedIn(self.countdown(remaining: Self.hour * 23))
         }
-        store.send(.checkInHistoryResponse(.failure(StoreFailure(.readOnly, "cannot write x")))) {
-            $0.error = DeviceError(.storeUnavailable, "check-in history could not be read: cannot write x")
-        }
-        XCTAssertEqual(store.state.indicator, .fault)
+        let readOnly = StoreFailure(.readOnly, "cannot write x")
+        store.send(.checkInHistoryResponse(.failure(readOnly)))
+        await store.receive(.delegate(.loadFailed(readOnly)))
         store.send(.loadCheckInHistory) { $0.isLoadingHistory = true }
         await store.receive(.checkInHistoryResponse(.success([last]))) {
             $0.isLoadingHistory = false
-            $0.error = nil
         }
-        XCTAssertEqual(store.state.indicator, .checkedIn)
+        XCTAssertEqual(store.state.indicator(fault: false), .checkedIn)
         await stop(store)
     }
 
@@ -106,6 +101,7 @@ final class StartupTests: FeatureTestCase {
             $0.hasLoadedSettings = true
             $0.appliedFromConfig = configured
             $0.settingsVersion = 4
+            $0.unsavedSettings = StoredSettings(settings: $0.settings, version: 4, appliedFromConfig: $0.appliedFromConfig)
         }
         await store.receive(.checkInHistoryResponse(.success([last]))) {
             $0.isLoadingHistory = false
@@ -114,7 +110,7 @@ final class StartupTests: FeatureTestCase {
             $0.phase = .checkedIn(self.countdown(remaining: Self.hour * 6))
         }
         let saved = StoredSettings(settings: configured, version: 4, appliedFromConfig: configured)
-        await store.receive(.settingsSaveResponse(.success(saved)))
+        await store.receive(.settingsSaveResponse(.success(saved))) { $0.unsavedSettings = nil }
         await store.receive(.delegate(.settingsSaved(saved)))
         XCTAssertEqual(fake.settings, saved)
         await stop(store)

@@ -1,7 +1,7 @@
 import CheckInFeature
 import CheckInModels
 import CheckInStoreClient
-import ComposableTestSupport
+import TestSupport
 import XCTest
 
 /// The Raspberry Pi has no real-time clock: the wall clock may start at 1970 or at fake-hwclock's
@@ -34,18 +34,18 @@ final class TimeTests: FeatureTestCase {
         // One second before the reminder and before the deadline nothing happens (no early
         // boundary would go unnoticed: `send` fails while a received action is unhandled).
         await clock.advance(by: Self.hour * 12 - .seconds(1))
-        store.send(.dismissError, line: line)
+        await store.expectNoAction(line: line)
         await clock.advance(by: .seconds(1))
         await store.receive(.phaseBoundaryReached, assert: {
             $0.phase = .reminder(Countdown(deadline: Self.start.wall + jump + Self.day, remaining: Self.hour * 2))
         }, line: line)
         await clock.advance(by: Self.hour * 2 - .seconds(1))
-        store.send(.dismissError, line: line)
+        await store.expectNoAction(line: line)
         await clock.advance(by: .seconds(1))
         await store.receive(.phaseBoundaryReached, assert: {
             $0.phase = .overdue(Countdown(deadline: Self.start.wall + jump + Self.day, remaining: .zero))
         }, line: line)
-        XCTAssertEqual(store.state.indicator, .overdue, "jump \(jump)", line: line)
+        XCTAssertEqual(store.state.indicator(fault: false), .overdue, "jump \(jump)", line: line)
         await stop(store)
         wallClock.step(by: .zero - jump)
     }
@@ -66,7 +66,7 @@ final class TimeTests: FeatureTestCase {
         await start(store, records: [last],
                     expectPhase: .reminder(Countdown(deadline: Self.bootAt1970.wall + atMost, remaining: atMost)),
                     elapsedTimeUnknown: true)
-        XCTAssertEqual(store.state.indicator, .reminder)
+        XCTAssertEqual(store.state.indicator(fault: false), .reminder)
 
         // NTP synchronises a minute later and steps the clock to the real time.
         await clock.advance(by: .seconds(60))
@@ -80,13 +80,13 @@ final class TimeTests: FeatureTestCase {
 
         // The real deadline, to the second: not early, not late.
         await clock.advance(by: left - Self.hour * 2 - .seconds(1))
-        store.send(.dismissError)
+        await store.expectNoAction()
         await clock.advance(by: .seconds(1))
         await store.receive(.phaseBoundaryReached) {
             $0.phase = .reminder(Countdown(deadline: realNow + left, remaining: Self.hour * 2))
         }
         await clock.advance(by: Self.hour * 2 - .seconds(1))
-        store.send(.dismissError)
+        await store.expectNoAction()
         await clock.advance(by: .seconds(1))
         await store.receive(.phaseBoundaryReached) {
             $0.phase = .overdue(Countdown(deadline: realNow + left, remaining: .zero))
@@ -102,7 +102,7 @@ final class TimeTests: FeatureTestCase {
                     expectPhase: .reminder(Countdown(deadline: Self.bootAt1970.wall + atMost, remaining: atMost)),
                     elapsedTimeUnknown: true)
         // Not a false "overdue" from the 1970 wall clock, and not "checked in" either.
-        XCTAssertNotEqual(store.state.indicator, .checkedIn)
+        XCTAssertNotEqual(store.state.indicator(fault: false), .checkedIn)
 
         await clock.advance(by: .seconds(10))
         wallClock.step(by: Self.realBootTime - Self.bootAt1970.wall, synchronized: true)
@@ -113,7 +113,7 @@ final class TimeTests: FeatureTestCase {
             $0.phase = .overdue(Countdown(deadline: Self.realBootTime + .seconds(10) + (Self.day - elapsed),
                                           remaining: Self.day - elapsed))
         }
-        XCTAssertEqual(store.state.indicator, .overdue)
+        XCTAssertEqual(store.state.indicator(fault: false), .overdue)
         await stop(store)
     }
 
@@ -150,7 +150,7 @@ final class TimeTests: FeatureTestCase {
                     expectPhase: .reminder(Countdown(deadline: Self.bootAt1970.wall + atMost, remaining: atMost)),
                     elapsedTimeUnknown: true)
         await clock.advance(by: atMost - .seconds(1))
-        store.send(.dismissError)
+        await store.expectNoAction()
         await clock.advance(by: .seconds(1))
         await store.receive(.phaseBoundaryReached) {
             $0.phase = .overdue(Countdown(deadline: Self.bootAt1970.wall + atMost, remaining: .zero))
@@ -170,7 +170,7 @@ final class TimeTests: FeatureTestCase {
             await start(store, records: [last],
                         expectPhase: .reminder(Countdown(deadline: boot.wall + atMost, remaining: atMost)),
                         elapsedTimeUnknown: true)
-            XCTAssertEqual(store.state.indicator, .reminder, "offset \(offset)")
+            XCTAssertEqual(store.state.indicator(fault: false), .reminder, "offset \(offset)")
 
             // NTP steps the clock back to the truth: exact again.
             wallClock.step(by: .zero - offset, synchronized: true)
@@ -235,6 +235,47 @@ final class TimeTests: FeatureTestCase {
             $0.history = [reanchored]
         }
         XCTAssertEqual(fake.records, [reanchored])
+        await stop(store)
+    }
+}
+
+/// Readings that contradict each other: the device cannot tell how much time passed, so it says so
+/// ("elapsed time unknown") instead of taking a contradiction for a measurement (docs/time.md).
+final class ContradictoryClockTests: FeatureTestCase {
+    static let day = hour * 24
+
+    /// Same boot id, but the monotonic clock reads 2 h less than at the check-in: possible when the
+    /// daemon restarts in another time namespace (CLOCK_BOOTTIME has a per-namespace offset).
+    func testUptimeGoingBackwardsWithinOneBootIsUnknownNotAFreshInterval() async {
+        var last = Self.record(ago: .zero)
+        last.at.uptime = Self.start.uptime + Self.hour * 2
+        last.at.wallClockSynchronized = false
+        var now = Self.start
+        now.wallClockSynchronized = false
+        XCTAssertEqual(now.elapsedTime(since: last.at), .atLeast(.zero))
+
+        let store = makeStore(records: [last], bootingAt: now)
+        // Not `checked_in` with a whole interval left: ask for a check-in, claim nothing else.
+        await start(store, records: [last],
+                    expectPhase: .reminder(Countdown(deadline: now.wall + Self.day, remaining: Self.day)),
+                    elapsedTimeUnknown: true)
+        XCTAssertEqual(store.state.indicator(fault: false), .reminder)
+        await stop(store)
+    }
+
+    /// The check-in was stamped by a synchronised clock on boot A; on boot B the clock is
+    /// synchronised again but reads an hour *earlier* than that stamp. One of the two is wrong.
+    func testSynchronisedWallClockEarlierThanASynchronisedCheckInIsUnknown() async {
+        let last = Self.record(ago: .zero, bootID: Self.bootA)
+        let boot = DeviceInstant(wall: Self.start.wall + (.zero - Self.hour), uptime: .seconds(30), bootID: "boot-b",
+                                 wallClockSynchronized: true)
+        XCTAssertEqual(boot.elapsedTime(since: last.at), .atLeast(.seconds(30)))
+
+        let store = makeStore(records: [last], bootingAt: boot)
+        let atMost = Self.day - .seconds(30)
+        await start(store, records: [last],
+                    expectPhase: .reminder(Countdown(deadline: boot.wall + atMost, remaining: atMost)),
+                    elapsedTimeUnknown: true)
         await stop(store)
     }
 }

@@ -1,6 +1,6 @@
 import CheckInFeature
 import CheckInModels
-import ComposableTestSupport
+import TestSupport
 import XCTest
 
 /// Check-ins not uploaded for longer than `stale_after` mark the LEDs: decided by the feature on
@@ -16,19 +16,19 @@ final class UploadBacklogTests: FeatureTestCase {
         await start(store, records: [last], expectPhase: .checkedIn(countdown(remaining: Self.hour * 24 - .seconds(600))))
 
         store.send(.uploadBacklogChanged(oldestPendingSince: last.at)) { $0.uploadBacklog.oldestPendingSince = last.at }
-        XCTAssertEqual(store.state.indicator, .checkedIn)
+        XCTAssertEqual(store.state.indicator(fault: false), .checkedIn)
         await clock.advance(by: .seconds(3000) - .milliseconds(1))
-        XCTAssertEqual(store.state.indicator, .checkedIn, "not before an hour has passed")
+        XCTAssertEqual(store.state.indicator(fault: false), .checkedIn, "not before an hour has passed")
         await clock.advance(by: .milliseconds(1))
         await store.receive(.uploadBacklogWaitReached) { $0.uploadBacklog.isStale = true }
-        XCTAssertEqual(store.state.indicator, .checkedInNotUploaded)
+        XCTAssertEqual(store.state.indicator(fault: false), .checkedInNotUploaded)
 
         // Uploaded at last: the mark goes, and no wake-up is left.
         store.send(.uploadBacklogChanged(oldestPendingSince: nil)) {
             $0.uploadBacklog.oldestPendingSince = nil
             $0.uploadBacklog.isStale = false
         }
-        XCTAssertEqual(store.state.indicator, .checkedIn)
+        XCTAssertEqual(store.state.indicator(fault: false), .checkedIn)
         await stop(store)
     }
 
@@ -40,19 +40,14 @@ final class UploadBacklogTests: FeatureTestCase {
             $0.uploadBacklog.oldestPendingSince = last.at
             $0.uploadBacklog.isStale = true
         }
-        XCTAssertEqual(store.state.indicator, .reminderNotUploaded)
-
-        store.send(.setError(DeviceError(.checkInNotStored, "check-in NOT saved: disk full"))) {
-            $0.error = DeviceError(.checkInNotStored, "check-in NOT saved: disk full")
-        }
-        XCTAssertEqual(store.state.indicator, .fault)
-        store.send(.dismissError) { $0.error = nil }
+        XCTAssertEqual(store.state.indicator(fault: false), .reminderNotUploaded)
+        XCTAssertEqual(store.state.indicator(fault: true), .fault)
 
         await clock.advance(by: Self.hour)
         await store.receive(.phaseBoundaryReached) {
             $0.phase = .overdue(self.countdown(remaining: .zero, now: Self.hour))
         }
-        XCTAssertEqual(store.state.indicator, .overdue)
+        XCTAssertEqual(store.state.indicator(fault: false), .overdue)
         await stop(store)
     }
 
@@ -62,7 +57,7 @@ final class UploadBacklogTests: FeatureTestCase {
         await start(store, records: [last], expectPhase: .checkedIn(countdown(remaining: Self.hour * 21)))
         store.send(.uploadBacklogChanged(oldestPendingSince: last.at)) { $0.uploadBacklog.oldestPendingSince = last.at }
         await clock.advance(by: Self.hour * 10)
-        XCTAssertEqual(store.state.indicator, .checkedIn)
+        XCTAssertEqual(store.state.indicator(fault: false), .checkedIn)
         await stop(store)
     }
 
@@ -75,10 +70,10 @@ final class UploadBacklogTests: FeatureTestCase {
         await start(store, records: [last], expectPhase: .reminder(countdown(remaining: Self.hour * 24 - .seconds(1000))),
                     elapsedTimeUnknown: true)
         store.send(.uploadBacklogChanged(oldestPendingSince: last.at)) { $0.uploadBacklog.oldestPendingSince = last.at }
-        XCTAssertEqual(store.state.indicator, .reminder)
+        XCTAssertEqual(store.state.indicator(fault: false), .reminder)
         await clock.advance(by: .seconds(2600))
         await store.receive(.uploadBacklogWaitReached) { $0.uploadBacklog.isStale = true }
-        XCTAssertEqual(store.state.indicator, .reminderNotUploaded)
+        XCTAssertEqual(store.state.indicator(fault: false), .reminderNotUploaded)
         await stop(store)
     }
 }

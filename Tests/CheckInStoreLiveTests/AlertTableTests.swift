@@ -2,6 +2,7 @@ import CheckInModels
 import CheckInStoreClient
 import CheckInStoreLive
 import SQLiteDatabase
+import TestSupport
 import XCTest
 
 /// Help alerts on a real SQLite file: the v2 migration, durable records, the upload queue.
@@ -18,7 +19,7 @@ final class AlertTableTests: XCTestCase {
     }
 
     func testAlertsAreStoredQueuedOldestFirstAndMarkedOnlyWhenAcknowledged() async throws {
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         let first = try await database.recordAlert(AlertRecord(id: .random(), at: instant(wall: 2_000_001, uptime: .microseconds(5_000_001)), source: .button))
         let second = try await database.recordAlert(AlertRecord(id: .random(), at: instant(wall: 1_000_000, synchronized: false), source: .cli))
         XCTAssertEqual(first.upload, .pending)
@@ -40,7 +41,7 @@ final class AlertTableTests: XCTestCase {
     }
 
     func testAnAlertIdIsNeverOverwritten() async throws {
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         let alert = AlertRecord(id: .random(), at: instant(wall: 1), source: .button)
         _ = try await database.recordAlert(alert)
         do {
@@ -69,7 +70,7 @@ final class AlertTableTests: XCTestCase {
                 PRAGMA user_version = 1;
                 """)
         }
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         let version = try await database.pragma("user_version")
         XCTAssertEqual(version, "5")
         let history = try await database.history(limit: 10)

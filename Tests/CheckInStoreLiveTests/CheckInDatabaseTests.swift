@@ -2,6 +2,7 @@ import CheckInModels
 import CheckInStoreClient
 import CheckInStoreLive
 import SQLiteDatabase
+import TestSupport
 import XCTest
 
 /// The check-in store on real SQLite files: schema, durability settings, and every operation.
@@ -21,7 +22,7 @@ final class CheckInDatabaseTests: XCTestCase {
 
     func testMigratesAnEmptyFileToTheLatestVersion() async throws {
         try directory.write([], to: path)
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         let version = try await database.pragma("user_version")
         XCTAssertEqual(version, "5")
 
@@ -37,7 +38,7 @@ final class CheckInDatabaseTests: XCTestCase {
     }
 
     func testLiveConnectionUsesWALWithFullSynchronousCommits() async throws {
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         let journalMode = try await database.pragma("journal_mode")
         let synchronous = try await database.pragma("synchronous")
         let busyTimeout = try await database.pragma("busy_timeout")
@@ -51,7 +52,7 @@ final class CheckInDatabaseTests: XCTestCase {
     // MARK: Check-ins
 
     func testRecordAndHistoryRoundTripEveryField() async throws {
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         let checkIns = [
             NewCheckIn(id: .random(), at: instant(wall: 1_763_848_519_042_123, uptime: .microseconds(98_765_432_101),
                                                   boot: "0b3f…-boot-ä", synchronized: true), source: .button),
@@ -71,7 +72,7 @@ final class CheckInDatabaseTests: XCTestCase {
     }
 
     func testRecordReturnsTheCheckInAsStoredToTheMicrosecond() async throws {
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         let new = NewCheckIn(id: .random(), at: instant(wall: 5, uptime: .nanoseconds(1_500_999), boot: "b", synchronized: true),
                              source: .button)
         let stored = try await database.record(new)
@@ -81,7 +82,7 @@ final class CheckInDatabaseTests: XCTestCase {
     }
 
     func testHistoryIsNewestFirstByRecordingOrderAndHonoursTheLimit() async throws {
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         // Wall times go backwards (a clock correction): order must still follow recording.
         var recorded: [CheckInRecord] = []
         for step in 0..<5 {
@@ -100,7 +101,7 @@ final class CheckInDatabaseTests: XCTestCase {
     }
 
     func testADuplicateIdIsRefusedAndTheFirstCheckInKept() async throws {
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         let id = CheckInID.random()
         let first = try await database.record(NewCheckIn(id: id, at: instant(wall: 1), source: .button))
         do {
@@ -115,7 +116,7 @@ final class CheckInDatabaseTests: XCTestCase {
     }
 
     func testPendingCheckInsAreOldestFirstUntilMarkedUploaded() async throws {
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         var recorded: [CheckInRecord] = []
         for step in 0..<4 {
             recorded.append(try await database.record(NewCheckIn(id: .random(), at: instant(wall: Int64(step)), source: .button)))
@@ -148,7 +149,7 @@ final class CheckInDatabaseTests: XCTestCase {
     // MARK: Settings
 
     func testSettingsAreNilOnAFreshStoreAndRoundTrip() async throws {
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         let fresh = try await database.loadSettings()
         XCTAssertNil(fresh)
 
@@ -172,7 +173,7 @@ final class CheckInDatabaseTests: XCTestCase {
         var recorded: [CheckInRecord] = []
         let uploadedAt = WallTime(secondsSinceEpoch: 1_763_000_000)
         do {
-            let database = try CheckInDatabase.open(path: path)
+            let database = try await CheckInDatabase.open(path: path)
             for step in 0..<3 {
                 recorded.append(try await database.record(NewCheckIn(id: .random(), at: instant(wall: Int64(step)), source: .cli)))
             }
@@ -181,7 +182,7 @@ final class CheckInDatabaseTests: XCTestCase {
         }
         recorded[1].upload = .uploaded(at: uploadedAt)
 
-        let reopened = try CheckInDatabase.open(path: path)
+        let reopened = try await CheckInDatabase.open(path: path)
         let history = try await reopened.history(limit: 10)
         let loaded = try await reopened.loadSettings()
         let version = try await reopened.pragma("user_version")
@@ -191,7 +192,7 @@ final class CheckInDatabaseTests: XCTestCase {
     }
 
     func testTheClientInterfaceReachesTheDatabase() async throws {
-        let client = try CheckInDatabase.open(path: path).client
+        let client = try await CheckInDatabase.open(path: path).client
         let stored = try await client.record(NewCheckIn(id: .random(), at: instant(wall: 9), source: .button))
         let history = try await client.history(1)
         let pending = try await client.pendingUploadCount()

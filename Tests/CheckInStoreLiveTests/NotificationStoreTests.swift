@@ -2,6 +2,7 @@ import CheckInModels
 import CheckInStoreClient
 import CheckInStoreLive
 import SQLiteDatabase
+import TestSupport
 import XCTest
 
 /// Notifications on a real SQLite file: merge (the backend's content wins, local changes win until
@@ -31,7 +32,7 @@ final class NotificationStoreTests: XCTestCase {
     }
 
     func testAMergedPageIsStoredNewestFirstWithEveryFieldAndItsCursor() async throws {
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         let page = [notification(1, .alert), notification(2, .added, read: true), notification(3, .ping)]
         try await database.mergeNotifications(NotificationPage(notifications: page, cursor: "3"))
         let snapshot = try await database.notificationSnapshot()
@@ -43,7 +44,7 @@ final class NotificationStoreTests: XCTestCase {
     }
 
     func testTheBackendsContentWinsAndClearedIDsAreDropped() async throws {
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         try await database.mergeNotifications(NotificationPage(notifications: [notification(1), notification(2)], cursor: "2"))
         var edited = notification(1, read: true)
         edited.title = "edited on the backend"
@@ -55,7 +56,7 @@ final class NotificationStoreTests: XCTestCase {
     }
 
     func testLocalChangesApplyAtOnceAreQueuedAndWinOverTheBackendUntilAcknowledged() async throws {
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         try await database.mergeNotifications(NotificationPage(notifications: [notification(1), notification(2), notification(3)],
                                                                cursor: "3"))
         let read = try await database.applyNotificationChange(change(1, .markRead, "n-1"))
@@ -90,7 +91,7 @@ final class NotificationStoreTests: XCTestCase {
     }
 
     func testAllChangesCoverOnlyWhatHadArrivedAndCarryTheCursor() async throws {
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         try await database.mergeNotifications(NotificationPage(notifications: [notification(1), notification(2)], cursor: "2"))
         let readAll = try await database.applyNotificationChange(change(1, .markAllRead))
         XCTAssertEqual(readAll.throughCursor, "2")
@@ -109,7 +110,7 @@ final class NotificationStoreTests: XCTestCase {
     }
 
     func testAChangeWithoutTheIDItNeedsIsRefusedAndNothingIsQueued() async throws {
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         do {
             _ = try await database.applyNotificationChange(change(1, .markRead))
             XCTFail("a markRead without an id was accepted")
@@ -136,12 +137,12 @@ final class NotificationStoreTests: XCTestCase {
     func testTheFilterTheOutboxAndTheCursorSurviveReopening() async throws {
         let preferences = NotificationPreferences(filter: .checkIn, unreadOnly: true)
         do {
-            let database = try CheckInDatabase.open(path: path)
+            let database = try await CheckInDatabase.open(path: path)
             try await database.mergeNotifications(NotificationPage(notifications: [notification(1, .checkIn)], cursor: "17"))
             try await database.saveNotificationPreferences(preferences)
             _ = try await database.applyNotificationChange(change(1, .markRead, "n-1"))
         }
-        let reopened = NotificationStoreClient.live(try CheckInDatabase.open(path: path))
+        let reopened = NotificationStoreClient.live(try await CheckInDatabase.open(path: path))
         let snapshot = try await reopened.load()
         XCTAssertEqual(snapshot.preferences, preferences)
         XCTAssertEqual(snapshot.notifications.map(\.isRead), [true])
@@ -158,7 +159,7 @@ final class NotificationStoreTests: XCTestCase {
                                     wallClockSynchronized: true)
         let recorded: CheckInRecord
         do {
-            let database = try CheckInDatabase.open(path: path)
+            let database = try await CheckInDatabase.open(path: path)
             recorded = try await database.record(NewCheckIn(id: .random(), at: instant, source: .button))
         }
         // Turn the file back into a version-1 store, as a device running the previous release has it.
@@ -171,7 +172,7 @@ final class NotificationStoreTests: XCTestCase {
             try connection.execute("ALTER TABLE check_ins DROP COLUMN upload_rejection")
             try connection.pragma("user_version", set: "1")
         }
-        let migrated = try CheckInDatabase.open(path: path)
+        let migrated = try await CheckInDatabase.open(path: path)
         let history = try await migrated.history(limit: 10)
         XCTAssertEqual(history, [recorded])
         let version = try await migrated.pragma("user_version")
@@ -181,7 +182,7 @@ final class NotificationStoreTests: XCTestCase {
     }
 
     func testAcknowledgedChangesArePrunedBeyondTheNewestKept() async throws {
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         let total = CheckInDatabase.syncedChangesKept + 20
         var ids: [String] = []
         for n in 0..<total {

@@ -1,6 +1,7 @@
 import CheckInModels
 import CheckInStoreClient
 import CheckInStoreLive
+import TestSupport
 import XCTest
 
 /// Pings and the answers to them on a real SQLite file: kept across restarts, and answered in the
@@ -33,19 +34,19 @@ final class PingStoreTests: XCTestCase {
 
     func testPendingPingsSurviveARestartAndArriveOnce() async throws {
         do {
-            let database = try CheckInDatabase.open(path: path)
+            let database = try await CheckInDatabase.open(path: path)
             let first = try await database.savePings([alice])
             XCTAssertEqual(first, [alice])
             let second = try await database.savePings([alice, bob])
             XCTAssertEqual(second, [alice, bob], "a ping sent again is kept once, in arrival order")
         }
-        let reopened = try CheckInDatabase.open(path: path)
+        let reopened = try await CheckInDatabase.open(path: path)
         let pending = try await reopened.pendingPings()
         XCTAssertEqual(pending, [alice, bob])
     }
 
     func testACheckInAnsweringPingsStoresBothAndThePingsAreNoLongerPendingEvenWhenSentAgain() async throws {
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         _ = try await database.savePings([alice, bob])
         let checkIn = press(at: 1_795_000_000)
         let answers = responses(to: [alice, bob], by: checkIn)
@@ -65,7 +66,7 @@ final class PingStoreTests: XCTestCase {
     }
 
     func testWhenAResponseCannotBeStoredNeitherIsTheCheckIn() async throws {
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         _ = try await database.savePings([alice, bob])
         let earlier = press(at: 1_795_000_000)
         let earlierAnswer = responses(to: [alice], by: earlier)
@@ -91,7 +92,7 @@ final class PingStoreTests: XCTestCase {
     }
 
     func testResponsesAreMarkedUploadedOnlyByAcknowledgedIDs() async throws {
-        let database = try CheckInDatabase.open(path: path)
+        let database = try await CheckInDatabase.open(path: path)
         _ = try await database.savePings([alice, bob])
         let checkIn = press(at: 1_795_000_000)
         let answers = responses(to: [alice, bob], by: checkIn)
@@ -107,7 +108,7 @@ final class PingStoreTests: XCTestCase {
     }
 
     func testTheClientInterfaceAnswersPings() async throws {
-        let client = try CheckInDatabase.open(path: path).client
+        let client = try await CheckInDatabase.open(path: path).client
         let pending = try await client.savePings([alice])
         XCTAssertEqual(pending, [alice])
         let checkIn = press(at: 1_795_000_000)

@@ -1,5 +1,6 @@
 import CheckInModels
 import CheckInStoreLive
+import TestSupport
 import XCTest
 
 /// Check-ins stamped before the wall clock was synchronised get their wall time re-anchored from
@@ -16,7 +17,7 @@ final class ReanchorTests: XCTestCase {
     }
 
     func testOnlyUnsynchronisedCheckInsOfThisBootAreReanchoredFromMonotonicTime() async throws {
-        let database = try CheckInDatabase.open(path: directory.file("checkins.sqlite"))
+        let database = try await CheckInDatabase.open(path: directory.file("checkins.sqlite"))
         func at(_ wall: Int64, uptime: Int64, boot: String, synchronized: Bool) -> DeviceInstant {
             DeviceInstant(wall: WallTime(secondsSinceEpoch: wall), uptime: .seconds(uptime), bootID: boot,
                           wallClockSynchronized: synchronized)

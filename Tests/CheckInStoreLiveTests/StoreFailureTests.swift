@@ -3,6 +3,7 @@ import CheckInStoreClient
 @testable import CheckInStoreLive
 import Glibc
 import SQLiteDatabase
+import TestSupport
 import XCTest
 
 /// What the store does when the file, its directory or its disk is not as it should be.
@@ -18,9 +19,9 @@ final class StoreFailureTests: XCTestCase {
         directory.remove()
     }
 
-    private func openFailure(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> StoreFailure? {
+    private func openFailure(_ path: String, file: StaticString = #filePath, line: UInt = #line) async -> StoreFailure? {
         do {
-            _ = try CheckInDatabase.open(path: path)
+            _ = try await CheckInDatabase.open(path: path)
             XCTFail("opening \(path) should have failed", file: file, line: line)
             return nil
         } catch {
@@ -30,7 +31,7 @@ final class StoreFailureTests: XCTestCase {
 
     // MARK: Newer schema
 
-    func testANewerSchemaIsRefusedAndTheFileLeftUntouched() throws {
+    func testANewerSchemaIsRefusedAndTheFileLeftUntouched() async throws {
         do {
             let future = try Connection(path: path)
             try future.execute("CREATE TABLE from_the_future (x INTEGER); INSERT INTO from_the_future VALUES (1)")
@@ -38,7 +39,8 @@ final class StoreFailureTests: XCTestCase {
         }
         let before = try directory.read(path)
 
-        let failure = try XCTUnwrap(openFailure(path))
+        let refused = await openFailure(path)
+        let failure = try XCTUnwrap(refused)
         XCTAssertEqual(failure.kind, .newerSchema)
         XCTAssertTrue(failure.message.contains(path), failure.message)
         XCTAssertTrue(failure.message.contains("99"), failure.message)
@@ -47,7 +49,7 @@ final class StoreFailureTests: XCTestCase {
         XCTAssertFalse(directory.exists(path + "-wal"), "no WAL may be started on a file we refuse")
     }
 
-    func testANegativeSchemaVersionIsRefusedAndTheFileLeftUntouched() throws {
+    func testANegativeSchemaVersionIsRefusedAndTheFileLeftUntouched() async throws {
         do {
             let foreign = try Connection(path: path)
             try foreign.execute("CREATE TABLE someone_elses (x INTEGER)")
@@ -55,7 +57,8 @@ final class StoreFailureTests: XCTestCase {
         }
         let before = try directory.read(path)
 
-        let failure = try XCTUnwrap(openFailure(path))
+        let refused = await openFailure(path)
+        let failure = try XCTUnwrap(refused)
         XCTAssertEqual(failure.kind, .unavailable)
         XCTAssertTrue(failure.message.contains("-3"), failure.message)
         XCTAssertTrue(failure.message.contains(path), failure.message)
@@ -70,7 +73,8 @@ final class StoreFailureTests: XCTestCase {
         try directory.write(garbage, to: path)
         try directory.write(strayWAL, to: path + "-wal")
 
-        let failure = try XCTUnwrap(openFailure(path))
+        let refused = await openFailure(path)
+        let failure = try XCTUnwrap(refused)
         XCTAssertEqual(failure.kind, .corrupt)
 
         let moved = directory.list(directory.path).filter { $0.hasPrefix("checkins.sqlite.corrupt-") }
@@ -81,7 +85,7 @@ final class StoreFailureTests: XCTestCase {
         XCTAssertFalse(directory.exists(path))
         XCTAssertFalse(directory.exists(path + "-wal"))
 
-        let fresh = try CheckInDatabase.open(path: path)
+        let fresh = try await CheckInDatabase.open(path: path)
         let count = try await fresh.count()
         XCTAssertEqual(count, 0)
         _ = try await fresh.record(NewCheckIn(id: .random(), at: instant(wall: 1), source: .button))
@@ -89,37 +93,41 @@ final class StoreFailureTests: XCTestCase {
     }
 
     /// Past the header check, so SQLite itself reports the damage (SQLITE_NOTADB / SQLITE_CORRUPT).
-    func testAFileWithAValidHeaderButDamagedContentIsMovedAside() throws {
+    func testAFileWithAValidHeaderButDamagedContentIsMovedAside() async throws {
         let damaged = Array("SQLite format 3\u{0}".utf8) + Array(repeating: UInt8(0xA5), count: 4080)
         try directory.write(damaged, to: path)
 
-        let failure = try XCTUnwrap(openFailure(path))
+        let refused = await openFailure(path)
+        let failure = try XCTUnwrap(refused)
         XCTAssertEqual(failure.kind, .corrupt, failure.message)
         let moved = try XCTUnwrap(directory.list(directory.path).first { $0.hasPrefix("checkins.sqlite.corrupt-") })
         XCTAssertTrue(failure.message.contains(directory.file(moved)), failure.message)
         XCTAssertEqual(try directory.read(directory.file(moved)), damaged)
-        XCTAssertNoThrow(try CheckInDatabase.open(path: path))
+        _ = try await CheckInDatabase.open(path: path)
     }
 
     /// SQLite would delete a -wal found next to an empty database file; it is moved aside instead.
-    func testAWriteAheadLogBesideAnEmptyFileIsMovedAsideNotDeleted() throws {
+    func testAWriteAheadLogBesideAnEmptyFileIsMovedAsideNotDeleted() async throws {
         let log = Array(repeating: UInt8(7), count: 5000)
         try directory.write([], to: path)
         try directory.write(log, to: path + "-wal")
 
-        XCTAssertEqual(openFailure(path)?.kind, .corrupt)
+        let failure = await openFailure(path)
+        XCTAssertEqual(failure?.kind, .corrupt)
         let movedLog = try XCTUnwrap(directory.list(directory.path).first { $0.hasSuffix("-wal") && $0.contains(".corrupt-") })
         XCTAssertEqual(try directory.read(directory.file(movedLog)), log)
-        XCTAssertNoThrow(try CheckInDatabase.open(path: path))
+        _ = try await CheckInDatabase.open(path: path)
     }
 
-    func testTwoCorruptionsDoNotOverwriteEachOther() throws {
+    func testTwoCorruptionsDoNotOverwriteEachOther() async throws {
         let first = Array(repeating: UInt8(ascii: "a"), count: 2048)
         let second = Array(repeating: UInt8(ascii: "b"), count: 2048)
         try directory.write(first, to: path)
-        XCTAssertEqual(openFailure(path)?.kind, .corrupt)
+        let firstFailure = await openFailure(path)
+        XCTAssertEqual(firstFailure?.kind, .corrupt)
         try directory.write(second, to: path)
-        XCTAssertEqual(openFailure(path)?.kind, .corrupt)
+        let secondFailure = await openFailure(path)
+        XCTAssertEqual(secondFailure?.kind, .corrupt)
 
         let moved = directory.list(directory.path).filter { $0.hasPrefix("checkins.sqlite.corrupt-") }
         XCTAssertEqual(moved.count, 2, "\(moved)")
@@ -131,16 +139,17 @@ final class StoreFailureTests: XCTestCase {
 
     func testAMissingParentDirectoryIsCreatedWithMode0750() async throws {
         let nested = directory.file("state/lifesignal/checkins.sqlite")
-        let database = try CheckInDatabase.open(path: nested)
+        let database = try await CheckInDatabase.open(path: nested)
         _ = try await database.record(NewCheckIn(id: .random(), at: instant(wall: 1), source: .button))
         XCTAssertEqual(directory.mode(directory.file("state")), 0o750)
         XCTAssertEqual(directory.mode(directory.file("state/lifesignal")), 0o750)
     }
 
-    func testAParentThatIsAFileIsReportedByName() throws {
+    func testAParentThatIsAFileIsReportedByName() async throws {
         let blocker = directory.file("not-a-directory")
         try directory.write([1, 2, 3], to: blocker)
-        let failure = try XCTUnwrap(openFailure(blocker + "/checkins.sqlite"))
+        let refused = await openFailure(blocker + "/checkins.sqlite")
+        let failure = try XCTUnwrap(refused)
         XCTAssertEqual(failure.kind, .unavailable)
         XCTAssertTrue(failure.message.contains(blocker), failure.message)
     }
@@ -153,12 +162,13 @@ final class StoreFailureTests: XCTestCase {
         let mounted = try directory.makeDirectory("data")
         let file = mounted + "/checkins.sqlite"
         do {
-            let database = try CheckInDatabase.open(path: file)
+            let database = try await CheckInDatabase.open(path: file)
             _ = try await database.record(NewCheckIn(id: .random(), at: instant(wall: 1), source: .button))
         }
         try directory.makeReadOnly(mounted)
 
-        let failure = try XCTUnwrap(openFailure(file))
+        let refused = await openFailure(file)
+        let failure = try XCTUnwrap(refused)
         XCTAssertEqual(failure.kind, .readOnly, failure.message)
         XCTAssertTrue(failure.message.contains(file), failure.message)
     }
@@ -167,23 +177,25 @@ final class StoreFailureTests: XCTestCase {
     /// opens it read-only, which the store must notice instead of failing at the first check-in.
     func testAnImmutableDatabaseFileIsReportedReadOnly() async throws {
         do {
-            let database = try CheckInDatabase.open(path: path)
+            let database = try await CheckInDatabase.open(path: path)
             _ = try await database.record(NewCheckIn(id: .random(), at: instant(wall: 1), source: .button))
         }
         try setImmutable(path, true)
         defer { try? setImmutable(path, false) }
 
-        let failure = try XCTUnwrap(openFailure(path))
+        let refused = await openFailure(path)
+        let failure = try XCTUnwrap(refused)
         XCTAssertEqual(failure.kind, .readOnly, failure.message)
         XCTAssertTrue(failure.message.contains(path), failure.message)
     }
 
-    func testANewDatabaseInAReadOnlyDirectoryIsReportedReadOnly() throws {
+    func testANewDatabaseInAReadOnlyDirectoryIsReportedReadOnly() async throws {
         let mounted = try directory.makeDirectory("data")
         try directory.makeReadOnly(mounted)
         let file = mounted + "/checkins.sqlite"
 
-        let failure = try XCTUnwrap(openFailure(file))
+        let refused = await openFailure(file)
+        let failure = try XCTUnwrap(refused)
         XCTAssertEqual(failure.kind, .readOnly, failure.message)
         XCTAssertTrue(failure.message.contains(file), failure.message)
         XCTAssertFalse(directory.exists(file))
@@ -195,7 +207,7 @@ final class StoreFailureTests: XCTestCase {
     func testAFullDiskIsReportedAndEveryConfirmedCheckInKept() async throws {
         let mounted = try directory.mountTinyFilesystem("tiny", size: "256k")
         let file = mounted + "/checkins.sqlite"
-        let database = try CheckInDatabase.open(path: file)
+        let database = try await CheckInDatabase.open(path: file)
         // Pad each row so the disk fills in few steps whatever the page reuse.
         var confirmed: [CheckInRecord] = []
         var failure: StoreFailure?

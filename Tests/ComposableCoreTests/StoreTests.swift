@@ -1,6 +1,6 @@
 import Clocks
 import ComposableCore
-import ComposableTestSupport
+import TestSupport
 import ConcurrencyExtras
 import XCTest
 

@@ -1,5 +1,6 @@
 import CheckInModels
 import ControlProtocol
+import TestSupport
 import XCTest
 
 /// Properties of the control-socket decoders, on seeded random input (the libFuzzer target in
@@ -7,7 +8,7 @@ import XCTest
 /// decoding never traps, a refusal always says why, and whatever decodes survives a round trip.
 final class ControlCodingPropertyTests: XCTestCase {
     func testRandomAndMutatedLinesDecodeOrAreRefusedWithAReason() {
-        var random = SplitMix64(seed: 0xC0DE_2026)
+        var random = SeededRandom(state: 0xC0DE_2026)
         let corpus = Self.validRequests(using: &random).map { ControlCoding.encode($0) }
             + Self.validResponses(using: &random).map { ControlCoding.encode($0) }
         var decodedRequests = 0, decodedResponses = 0, refused = 0
@@ -32,7 +33,7 @@ final class ControlCodingPropertyTests: XCTestCase {
     }
 
     func testEveryValidMessageSurvivesARoundTripOnOneLine() {
-        var random = SplitMix64(seed: 0x0DD_BA11)
+        var random = SeededRandom(state: 0x0DD_BA11)
         for request in Self.validRequests(using: &random) {
             let line = ControlCoding.encode(request)
             XCTAssertFalse(line.contains("\n"))
@@ -84,7 +85,7 @@ final class ControlCodingPropertyTests: XCTestCase {
     static let alphabet: [Unicode.Scalar] = Array("{}[]\":,0123456789-+.eEtrufalsn \\/u\t\ncommandlimit".unicodeScalars)
         + ["\u{0}", "\u{1F}", "é", "\u{1F600}", "\u{FEFF}", "\u{2028}", "\u{D7FF}"]
 
-    private func mutate(_ text: String, using random: inout SplitMix64) -> String {
+    private func mutate(_ text: String, using random: inout SeededRandom) -> String {
         var scalars = Array(text.unicodeScalars)
         for _ in 0..<Int.random(in: 1...4, using: &random) {
             let position = scalars.isEmpty ? 0 : Int.random(in: 0..<scalars.count, using: &random)
@@ -100,7 +101,7 @@ final class ControlCodingPropertyTests: XCTestCase {
         return String(String.UnicodeScalarView(scalars))
     }
 
-    static func validRequests(using random: inout SplitMix64) -> [ControlRequest] {
+    static func validRequests(using random: inout SeededRandom) -> [ControlRequest] {
         ControlRequest.Command.allCases.flatMap { command in
             (0..<4).map { _ in
                 ControlRequest(command,
@@ -115,7 +116,7 @@ final class ControlCodingPropertyTests: XCTestCase {
         }
     }
 
-    static func validResponses(using random: inout SplitMix64) -> [ControlResponse] {
+    static func validResponses(using random: inout SeededRandom) -> [ControlResponse] {
         let settings = SettingsReport(CheckInSettings.default, version: 3)
         let checkIn = CheckInReport(id: CheckInID.random(using: &random).description, time: "2026-11-22T21:55:19.042Z",
                                     wallClockSynchronized: false, source: "button", uploaded: false, bootID: text(using: &random))
@@ -144,21 +145,8 @@ final class ControlCodingPropertyTests: XCTestCase {
     }
 
     /// Text with the characters JSON must escape.
-    static func text(using random: inout SplitMix64) -> String {
+    static func text(using random: inout SeededRandom) -> String {
         let pieces = ["16h", "90m", "\"", "\\", "\n", "\u{0}", "é", "\u{1F600}", "/", " ", "\u{2028}"]
         return (0..<Int.random(in: 0...5, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
-    }
-}
-
-/// A small seeded generator (SplitMix64): every run sees the same inputs.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

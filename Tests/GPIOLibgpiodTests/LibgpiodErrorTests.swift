@@ -2,22 +2,20 @@ import Glibc
 import GPIOClient
 import Logging
 @testable import GPIOLibgpiod
+import TestSupport
 import XCTest
 
 /// Failures that need no GPIO chip: run on any machine, with either libgpiod.
 final class LibgpiodErrorTests: XCTestCase {
-    private var scratch = ""
+    private var directory: TemporaryDirectory!
+    private var scratch: String { directory.path }
 
     override func setUpWithError() throws {
-        var template = Array("/tmp/gpiolibgpiod-test-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        scratch = try XCTUnwrap(made.map { String(cString: $0) })
+        directory = try TemporaryDirectory(prefix: "gpiolibgpiod-test")
     }
 
     override func tearDown() {
-        let directory = ChipDirectory(directory: scratch)
-        for path in directory.chipPaths() { unlink(path) }
-        rmdir(scratch)
+        directory = nil
     }
 
     /// The GPIOError thrown by `body`; nil (failing the caller's assertions) if none or another.
@@ -90,7 +88,7 @@ final class LibgpiodErrorTests: XCTestCase {
             chip: .label("lifesignal-no-such-chip"),
             button: .init(line: .name("GPIO17")),
             leds: [.init(line: .name("GPIO5"))])
-        let error = catchError { _ = try GPIOClient.libgpiod(config, log: Logger(label: "test")) }
+        let error = catchError { _ = try GPIOLines.libgpiod(config, log: Logger(label: "test")) }
         XCTAssertEqual(error?.isChipMissing, true, "\(String(describing: error))")
     }
 }

@@ -1,7 +1,7 @@
 import CheckInModels
 import CheckInStoreClient
 import Clocks
-import ComposableTestSupport
+import TestSupport
 import ConcurrencyExtras
 import DeviceClock
 import NotificationsFeature

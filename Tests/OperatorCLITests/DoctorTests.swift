@@ -1,47 +1,48 @@
 import Glibc
 @testable import OperatorCLI
 import SQLiteDatabase
+import TestSupport
 import XCTest
 
 final class ConfigCheckTests: XCTestCase {
     func testAValidFileIsReportedWithTheStoreAndSocketItResolvesTo() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         let path = try directory.write("ok.toml", """
             [store]
             path = "\(directory.path)/store.sqlite"
             [control]
             socket = "\(directory.path)/control.sock"
             """)
-        guard case let .valid(configuration, loadedFrom) = ConfigSource.load(explicitPath: path, environment: [:]) else {
+        guard case let .success(loaded) = ConfigSource.load(explicitPath: path, environment: [:]) else {
             return XCTFail("a valid file was refused")
         }
-        XCTAssertEqual(loadedFrom, path)
-        XCTAssertEqual(configuration.storePath, "\(directory.path)/store.sqlite")
+        XCTAssertEqual(loaded.path, path)
+        XCTAssertEqual(loaded.configuration.storePath, "\(directory.path)/store.sqlite")
     }
 
     func testMistakesNameTheFileLineAndKey() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         let path = try directory.write("bad.toml", "[button]\ndebounse = \"30ms\"\n")
-        guard case let .invalid(reportedPath, message) = ConfigSource.load(explicitPath: path, environment: [:]) else {
+        guard case let .failure(failure) = ConfigSource.load(explicitPath: path, environment: [:]) else {
             return XCTFail("an unknown key was accepted")
         }
-        XCTAssertEqual(reportedPath, path)
-        XCTAssertTrue(message.contains("\(path):2"), message)
-        XCTAssertTrue(message.contains("debounse"), message)
+        XCTAssertEqual(failure.path, path)
+        XCTAssertTrue(failure.message.contains("\(path):2"), failure.message)
+        XCTAssertTrue(failure.message.contains("debounse"), failure.message)
     }
 
     func testAnExplicitFileThatIsMissingIsAnErrorNotTheDefaults() throws {
-        let directory = try ScratchDirectory()
-        guard case let .invalid(_, message) = ConfigSource.load(explicitPath: "\(directory.path)/none.toml", environment: [:]) else {
+        let directory = try TemporaryDirectory()
+        guard case let .failure(failure) = ConfigSource.load(explicitPath: "\(directory.path)/none.toml", environment: [:]) else {
             return XCTFail("a missing explicit file fell back to the defaults")
         }
-        XCTAssertTrue(message.contains("No such file"), message)
+        XCTAssertTrue(failure.message.contains("no such file"), failure.message)
     }
 }
 
 final class StoreProbeTests: XCTestCase {
     func testAHealthyStorePassesIntegrityCheck() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         let path = "\(directory.path)/store.sqlite"
         let connection = try Connection(path: path)
         try connection.execute("PRAGMA journal_mode=WAL; CREATE TABLE t(x); INSERT INTO t VALUES (1), (2);")
@@ -50,7 +51,7 @@ final class StoreProbeTests: XCTestCase {
     }
 
     func testAFileThatIsNotADatabaseIsAProblemWithAFix() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         let path = try directory.write("store.sqlite", String(repeating: "not a database ", count: 400))
         let finding = StoreProbe.integrity(path)
         XCTAssertEqual(finding.outcome, .problem, finding.text)
@@ -58,7 +59,7 @@ final class StoreProbeTests: XCTestCase {
     }
 
     func testACorruptedPageIsFound() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         let path = "\(directory.path)/store.sqlite"
         do {
             let connection = try Connection(path: path)
@@ -77,7 +78,7 @@ final class StoreProbeTests: XCTestCase {
     }
 
     func testNoStoreYetIsAWarningButNoDirectoryIsAProblem() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         XCTAssertEqual(StoreProbe.check(path: "\(directory.path)/store.sqlite").map(\.outcome), [.warning])
         XCTAssertEqual(StoreProbe.check(path: "\(directory.path)/missing/store.sqlite").map(\.outcome), [.problem])
     }
@@ -110,7 +111,7 @@ final class GPIOLineFindingTests: XCTestCase {
 
 final class DoctorTests: XCTestCase {
     func testAnInvalidConfigIsTheOnlyFindingAndAProblem() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         let path = try directory.write("bad.toml", "[gpio]\nbackend = \"magic\"\n")
         let findings = Doctor.examine(explicitConfig: path, socket: nil, environment: [:])
         XCTAssertEqual(findings.map(\.outcome), [.problem])
@@ -118,7 +119,7 @@ final class DoctorTests: XCTestCase {
     }
 
     func testWithoutADaemonTheSocketCheckFailsAndSaysHowToStartIt() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory()
         let path = try directory.write("ok.toml", """
             [store]
             path = "\(directory.path)/store.sqlite"
@@ -132,36 +133,5 @@ final class DoctorTests: XCTestCase {
         let daemon = try XCTUnwrap(findings.last)
         XCTAssertEqual(daemon.outcome, .problem)
         XCTAssertTrue(daemon.fix?.contains("systemctl start lifesignald") == true, daemon.text)
-    }
-}
-
-/// A fresh directory under $TMPDIR (or /tmp), removed with its files after the test.
-final class ScratchDirectory {
-    let path: String
-
-    init() throws {
-        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array("\(base)/lsdoc.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw XCTSkip("mkdtemp failed: errno \(errno)") }
-        path = String(cString: made)
-    }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        let file = "\(path)/\(name)"
-        guard let handle = fopen(file, "w") else { throw XCTSkip("cannot create \(file)") }
-        fputs(text, handle)
-        fclose(handle)
-        return file
-    }
-
-    deinit {
-        if let directory = opendir(path) {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != ".", name != ".." { unlink("\(path)/\(name)") }
-            }
-            closedir(directory)
-        }
-        rmdir(path)
     }
 }

@@ -3,15 +3,16 @@ import DevServer
 import DeviceConfig
 import Glibc
 @testable import OperatorCLI
+import TestSupport
 import XCTest
 
 /// `lifesignalctl doctor`'s backend and healthchecks checks against the reference server.
 final class UplinkProbeTests: XCTestCase {
-    var directory: ScratchDirectory!
+    var directory: TemporaryDirectory!
     var server: DevServer!
 
     override func setUpWithError() throws {
-        directory = try ScratchDirectory()
+        directory = try TemporaryDirectory()
         server = try DevServer(DevServer.Options(databasePath: "\(directory.path)/server.sqlite",
                                                  tokens: ["good-token": "device-1"]))
     }

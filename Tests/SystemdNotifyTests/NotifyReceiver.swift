@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import XCTest
 
 /// Plays systemd's side of `$NOTIFY_SOCKET`: a bound `SOCK_DGRAM` socket that collects datagrams.
@@ -6,15 +7,13 @@ final class NotifyReceiver {
     /// What to put in `NOTIFY_SOCKET`: a path, or `@name` for an abstract socket.
     let socketName: String
     private let descriptor: Int32
-    private let directory: String?
+    /// Where the socket file is, removed with it when the receiver goes.
+    private let directory: TemporaryDirectory?
 
     /// A socket file in a fresh temporary directory.
     static func inTemporaryDirectory() throws -> NotifyReceiver {
-        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array("\(base)/lsnotify.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw XCTSkip("mkdtemp failed: errno \(errno)") }
-        let directory = String(cString: made)
-        return try NotifyReceiver(socketName: "\(directory)/notify", directory: directory)
+        let directory = try TemporaryDirectory(prefix: "lsnotify")
+        return try NotifyReceiver(socketName: directory.file("notify"), directory: directory)
     }
 
     /// A socket in the abstract namespace, unique to this process and call.
@@ -22,7 +21,7 @@ final class NotifyReceiver {
         try NotifyReceiver(socketName: "@lifesignal-notify-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))", directory: nil)
     }
 
-    private init(socketName: String, directory: String?) throws {
+    private init(socketName: String, directory: TemporaryDirectory?) throws {
         self.socketName = socketName
         self.directory = directory
         descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -45,10 +44,6 @@ final class NotifyReceiver {
 
     deinit {
         close(descriptor)
-        if let directory {
-            unlink("\(directory)/notify")
-            rmdir(directory)
-        }
     }
 
     /// The next datagram, exactly as sent; throws if none arrives within the receive timeout.

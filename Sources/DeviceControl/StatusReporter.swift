@@ -1,0 +1,154 @@
+import CheckInFeature
+public import CheckInModels
+import HeartbeatFeature
+import UploadFeature
+import CheckInStoreClient
+public import ControlProtocol
+public import DeviceClock
+public import DeviceFeature
+public import LEDDriver
+
+/// Turns the device's state into what `status`, `queue`, `pings`, the systemd status line and the
+/// terminal view show. The countdown is projected to now with the feature's one projection.
+@MainActor
+public final class StatusReporter {
+    let clock: DeviceClock
+    let store: StoreClients
+    let leds: LEDDriver
+    /// `simulated` or `libgpiod`.
+    public let gpioBackend: String
+    /// An `[uplink]` is configured.
+    public let hasBackend: Bool
+
+    public init(clock: DeviceClock, store: StoreClients, leds: LEDDriver, gpioBackend: String, hasBackend: Bool) {
+        self.clock = clock
+        self.store = store
+        self.leds = leds
+        self.gpioBackend = gpioBackend
+        self.hasBackend = hasBackend
+    }
+
+    public func status(_ state: DeviceFeature.State) async -> StatusReport {
+        let checkIn = state.checkIn
+        let now = clock.now()
+        let countdown = checkIn.countdown(at: now)
+        let conditions = state.conditions
+        var report = StatusReport(
+            phase: checkIn.phase.name,
+            indicator: state.indicator.rawValue,
+            lastCheckIn: checkIn.lastCheckIn.map(CheckInReport.init),
+            deadline: countdown?.deadline.iso8601,
+            secondsLeft: countdown?.remaining.wholeSeconds,
+            settings: SettingsReport(checkIn.settings, version: checkIn.settingsVersion),
+            leds: zip(leds.language.leds, leds.levels).map { LEDReport(name: $0.name, colour: $0.colour, on: $1) },
+            queueDepth: (try? await store.checkIns.pendingUploadCount()) ?? -1,
+            error: conditions.first(where: \.isFault)?.message ?? conditions.first?.message,
+            isCheckingIn: checkIn.isCheckingIn,
+            button: checkIn.button.rawValue,
+            gpioBackend: gpioBackend,
+            wallClockSynchronized: now.wallClockSynchronized,
+            now: now.wall.iso8601,
+            elapsedTimeUnknown: checkIn.elapsedTimeUnknown,
+            uplink: uplinkReport(state),
+            pings: await pings(state),
+            alert: await alert(state, now: now),
+            oldestNotUploaded: checkIn.uploadBacklog.oldestPendingSince?.wall.iso8601,
+            uploadStale: checkIn.uploadBacklog.staleAfter == nil ? nil : checkIn.uploadBacklog.isStale)
+        report.healthchecks = healthchecksReport(state)
+        report.conditions = conditions.map {
+            ConditionReport(kind: $0.kind.rawValue, message: $0.message, advice: $0.advice, fault: $0.isFault,
+                            since: $0.since?.iso8601)
+        }
+        report.messages = state.messages.map(\.text)
+        return report
+    }
+
+    func queue(_ state: DeviceFeature.State) async -> ControlResponse {
+        do {
+            let queue = store.checkInQueue
+            var report = QueueReport(depth: try await queue.depth(), oldestPending: try await queue.pending(1).first.map(CheckInReport.init),
+                                     uplink: uplinkReport(state))
+            report.refusedCount = try await queue.refusedCount()
+            report.refused = try await queue.refused(20).map(RefusedCheckInReport.init)
+            if state.healthchecksUpload != nil {
+                report.healthchecks = TargetQueueReport(
+                    depth: try await store.healthchecksQueue.depth(),
+                    refused: try await store.healthchecksQueue.refused(20).map(RefusedCheckInReport.init),
+                    state: healthchecksReport(state))
+            }
+            return ControlResponse(queue: report)
+        } catch {
+            return .failure("the upload queue could not be read: \(error.message)")
+        }
+    }
+
+    func pings(_ state: DeviceFeature.State) async -> PingsReport {
+        PingsReport(pending: state.checkIn.pendingPings,
+                    responsesWaiting: hasBackend ? ((try? await store.pingResponseQueue.depth()) ?? -1) : 0,
+                    listener: state.pingListener?.status.rawValue, listenerMessage: state.pingListener?.lastMessage,
+                    responseUpload: state.pingResponseUpload.map(Self.report))
+    }
+
+    private func alert(_ state: DeviceFeature.State, now: DeviceInstant) async -> AlertReport {
+        let alert = state.checkIn.alert
+        let secondsLeft: Int64? = alert.window.map { window in
+            max((alert.settings?.cancelWindow ?? .zero) - now.elapsed(since: window.requestedAt), .zero).wholeSeconds
+        }
+        return AlertReport(state: alert.name, cancelWindowSecondsLeft: secondsLeft,
+                           waiting: (try? await store.alertQueue.depth()) ?? -1,
+                           uplinkConfigured: hasBackend, uplink: state.alertUpload.map(Self.report))
+    }
+
+    /// The backend upload's state with its heartbeat's.
+    func uplinkReport(_ state: DeviceFeature.State) -> UplinkReport? {
+        guard var report = state.checkInUpload.map(Self.report) else { return nil }
+        report.heartbeat = state.backendHeartbeat.map(Self.report)
+        return report
+    }
+
+    /// The healthchecks pings' state with the heartbeat check's (a heartbeat alone shows as idle).
+    func healthchecksReport(_ state: DeviceFeature.State) -> UplinkReport? {
+        let heartbeat = state.healthchecksHeartbeat.map(Self.report)
+        guard var report = state.healthchecksUpload.map(Self.report) ?? heartbeat.map({
+            UplinkReport(endpoint: $0.endpoint, state: "idle", lastResult: nil, lastMessage: nil, lastAttempt: nil,
+                         lastSuccess: nil, nextRetry: nil, consecutiveFailures: 0, uploadedSinceStart: 0)
+        }) else { return nil }
+        report.heartbeat = heartbeat
+        return report
+    }
+
+    static func report<Item>(_ upload: UploadFeature<Item>.State) -> UplinkReport {
+        var report = UplinkReport(
+            endpoint: upload.endpoint, state: upload.status.rawValue, lastResult: upload.lastResult?.rawValue,
+            lastMessage: upload.lastMessage, lastAttempt: upload.lastAttempt?.iso8601, lastSuccess: upload.lastSuccess?.iso8601,
+            nextRetry: upload.status == .waitingToRetry ? upload.nextRetry?.iso8601 : nil,
+            consecutiveFailures: upload.consecutiveFailures, uploadedSinceStart: upload.uploadedSinceStart)
+        report.refusedSinceStart = upload.refusedSinceStart
+        return report
+    }
+
+    static func report(_ heartbeat: HeartbeatFeature.State) -> HeartbeatReport {
+        HeartbeatReport(endpoint: heartbeat.endpoint, periodSeconds: heartbeat.period.wholeSeconds,
+                        lastAttempt: heartbeat.lastAttempt?.iso8601, lastSuccess: heartbeat.lastSuccess?.iso8601,
+                        lastError: heartbeat.lastError)
+    }
+
+    /// One line for `systemctl status` and the terminal view: what the LEDs say, the deadline, and
+    /// the most serious condition.
+    public func summary(_ state: DeviceFeature.State) -> String {
+        var text = String(state.indicator.rawValue.map { $0 == "_" ? " " : $0 })
+        if let countdown = state.checkIn.countdown(at: clock.now()) {
+            text += countdown.remaining > .zero
+                ? " · deadline in \(DurationText.humane(countdown.remaining))"
+                : " · overdue by \(DurationText.humane(countdown.remaining))"
+        }
+        if let condition = state.conditions.first { text += " · \(condition.message)" }
+        return text
+    }
+}
+
+extension RefusedCheckInReport {
+    init(_ refused: RefusedCheckIn) {
+        self.init(checkIn: CheckInReport(refused.record), message: refused.message)
+    }
+}

@@ -1,0 +1,294 @@
+public import CheckInFeature
+public import CheckInModels
+public import CheckInStoreClient
+public import ComposableCore
+public import DeviceConfig
+public import GPIOFeature
+public import HeartbeatFeature
+public import NotificationsFeature
+public import PingListenerFeature
+public import SettingsSyncFeature
+public import StoreHealthFeature
+public import UploadFeature
+import Backoff
+import UplinkClient
+
+/// The device as one feature: the check-in countdown, the store's health, the GPIO lines, the
+/// notifications (and the uplink's parts where configured), composed by scoping, with the routing
+/// between them as reducer logic: a stored check-in is uploaded, a failed write is a store problem,
+/// a store that writes again saves what waited, the button's edges are presses.
+public struct DeviceFeature: Reducer {
+    let checkIn: Scope<State, Action, CheckInFeature>
+    let store: Scope<State, Action, StoreHealthFeature>
+    let gpio: Scope<State, Action, GPIOFeature>
+    let notifications: Scope<State, Action, NotificationsFeature>
+    let uplink: UplinkFeatures
+    let dependencies: DeviceDependencies
+
+    public init(configuration: DeviceConfiguration, dependencies: DeviceDependencies) {
+        self.dependencies = dependencies
+        checkIn = Scope(state: \.checkIn, action: .checkIn, namespace: Namespace.checkIn, child: CheckInFeature(
+            store: dependencies.store.checkIns, clock: dependencies.clock, newCheckInID: dependencies.newID,
+            alertStore: dependencies.store.alerts))
+        store = Scope(state: \.store, action: .store, namespace: Namespace.store, child: StoreHealthFeature(
+            maintenance: dependencies.store.maintenance, clock: dependencies.clock))
+        gpio = Scope(state: \.gpio, action: .gpio, namespace: Namespace.gpio,
+                     child: GPIOFeature(gpio: dependencies.gpio, clock: dependencies.clock))
+        notifications = Scope(state: \.notifications, action: .notifications, namespace: Namespace.notifications,
+                              child: NotificationsFeature(
+                                  store: dependencies.store.notifications, uplink: dependencies.backend, clock: dependencies.clock,
+                                  newChangeID: { [newID = dependencies.newID] in newID().description },
+                                  refreshInterval: configuration.uplink?.notificationsRefresh ?? .seconds(300)))
+        uplink = UplinkFeatures(configuration: configuration, dependencies: dependencies)
+    }
+
+    /// The state a device starts in, from its configuration.
+    /// `endpoints` names the uplink's targets for status and logs (from the live clients, which
+    /// know how to show a URL without its secrets).
+    public static func initialState(_ configuration: DeviceConfiguration, chipDescription: String,
+                                    endpoints: Endpoints = Endpoints()) -> State {
+        var checkIn = CheckInFeature.State(
+            configuredSettings: configuration.configuredSettings,
+            policy: configuration.settingsPolicy,
+            acknowledgementDuration: configuration.acknowledgement,
+            longPressDuration: configuration.button.longPress)
+        if configuration.alert.enabled {
+            checkIn.alert = AlertState(settings: AlertState.Settings(
+                cancelWindow: configuration.alert.cancelWindow, deliveredDisplay: configuration.alert.deliveredDisplay,
+                hasUplink: configuration.uplink != nil))
+        }
+        checkIn.uploadBacklog = UploadBacklog(staleAfter: configuration.uplink?.staleAfter)
+        var state = State(checkIn: checkIn, gpio: GPIOFeature.State(chipDescription: chipDescription))
+        UplinkFeatures.initialState(configuration, endpoints: endpoints, into: &state)
+        return state
+    }
+
+    /// The check-in write a stopping daemon waits for.
+    public static let checkInWriteID = CheckInFeature.CancelID.checkInWrite.inside(Namespace.checkIn)
+
+    enum Namespace {
+        static let checkIn = "check-in"
+        static let store = "store"
+        static let gpio = "gpio"
+        static let notifications = "notifications"
+    }
+
+    enum CancelID {
+        static let wallClock = EffectID("wall-clock")
+        static let network = EffectID("network")
+    }
+
+    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        // Only the feature the action is for runs (this runs for every action of every press).
+        let child: Effect<Action>
+        switch action {
+        case .checkIn: child = checkIn.reduce(into: &state, action: action)
+        case .store: child = store.reduce(into: &state, action: action)
+        case .gpio: child = gpio.reduce(into: &state, action: action)
+        case .notifications: child = notifications.reduce(into: &state, action: action)
+        case .checkInUpload, .alertUpload, .pingResponseUpload, .healthchecksUpload, .backendHeartbeat,
+             .healthchecksHeartbeat, .pingListener, .settingsSync:
+            child = uplink.reduce(into: &state, action: action)
+        case .started, .stopping, .storedPingsResponse, .watchWallClock, .wallClockChanged, .watchNetwork,
+             .networkChanged, .dismissMessages:
+            child = .none
+        }
+        return .merge(child, route(action, &state))
+    }
+
+    /// What one feature's outcome means for the others.
+    func route(_ action: Action, _ state: inout State) -> Effect<Action> {
+        switch action {
+        case .started:
+            state.isRunning = true
+            return .merge(
+                .send(.store(.start)),
+                .send(.checkIn(.daemonStarted)),
+                .send(.checkIn(.alert(.loadPending))),
+                .send(.notifications(.daemonStarted)),
+                loadStoredPings())
+
+        case .stopping:
+            state.isRunning = false
+            return .merge(
+                .send(.checkIn(.daemonStopping)),
+                .send(.notifications(.daemonStopping)),
+                .send(.store(.stop)),
+                .cancel(id: CancelID.wallClock),
+                .cancel(id: CancelID.network))
+
+        case let .checkIn(.delegate(delegate)):
+            return routeCheckIn(delegate, &state)
+
+        case .store(.delegate(.writable)):
+            // What could not be saved or read while the store failed is saved and read now.
+            guard state.needsReload else { return .send(.checkIn(.storeWritable)) }
+            state.needsReload = false
+            return .merge(.send(.checkIn(.storeWritable)), reloadEverything())
+
+        case let .store(.delegate(.recovered(report))):
+            addMessage(.storeRecovered, "the store's files were deleted or replaced while the device ran: \(report.summary)", &state)
+            // Another file may be at the path now: everything is read from it afresh.
+            state.needsReload = false
+            return reloadEverything()
+
+        case let .store(.delegate(.replacedDamagedFile(message))):
+            addMessage(.storeReplaced, message, &state)
+            return .none
+
+        case let .gpio(.delegate(.button(kind))):
+            return .send(.checkIn(kind == .pressed ? .buttonPressed : .buttonReleased))
+
+        case .gpio(.delegate(.linesLost)):
+            return .send(.checkIn(.buttonLost))
+
+        case let .storedPingsResponse(.success(pings)):
+            return pings.isEmpty ? .none : .send(.checkIn(.pingsReceived(pings)))
+
+        case let .storedPingsResponse(.failure(failure)):
+            state.needsReload = true
+            return .send(.store(.operationFailed(failure)))
+
+        case let .notifications(.notificationsResponse(.failure(failure))):
+            state.needsReload = true
+            return .send(.store(.operationFailed(failure)))
+
+        case .watchWallClock:
+            return .run { [wallClock = dependencies.wallClock] send in
+                guard let changes = wallClock.changes() else { return }
+                for await _ in changes { await send(.wallClockChanged) }
+            }
+            .cancellable(id: CancelID.wallClock, cancelInFlight: true)
+
+        case .wallClockChanged:
+            return .send(.checkIn(.wallClockChanged))
+
+        case .watchNetwork:
+            return .run { [network = dependencies.network] send in
+                guard let changes = network.changes() else { return }
+                for await _ in changes { await send(.networkChanged) }
+            }
+            .cancellable(id: CancelID.network, cancelInFlight: true)
+
+        case .networkChanged:
+            // Every part waiting to retry tries now (those not configured have no state to tell).
+            var effects: [Effect<Action>] = []
+            if state.checkInUpload != nil { effects.append(.send(.checkInUpload(.networkChanged))) }
+            if state.alertUpload != nil { effects.append(.send(.alertUpload(.networkChanged))) }
+            if state.pingResponseUpload != nil { effects.append(.send(.pingResponseUpload(.networkChanged))) }
+            if state.healthchecksUpload != nil { effects.append(.send(.healthchecksUpload(.networkChanged))) }
+            if state.backendHeartbeat != nil { effects.append(.send(.backendHeartbeat(.networkChanged))) }
+            if state.healthchecksHeartbeat != nil { effects.append(.send(.healthchecksHeartbeat(.networkChanged))) }
+            if state.pingListener != nil { effects.append(.send(.pingListener(.networkChanged))) }
+            return .merge(effects)
+
+        case let .checkInUpload(.delegate(delegate)):
+            switch delegate {
+            case let .oldestPendingChanged(record):
+                return .send(.checkIn(.uploadBacklogChanged(oldestPendingSince: record?.at)))
+            case .reconnected:
+                return .send(.notifications(.refreshRequested))
+            case .acknowledged, .failed:
+                return .none
+            }
+
+        case let .alertUpload(.delegate(.acknowledged(ids))):
+            return .send(.checkIn(.alert(.acknowledged(ids))))
+
+        case let .alertUpload(.delegate(.failed(failure))) where failure.kind == .permanent:
+            return .send(.checkIn(.alert(.sendingRefused(failure.message))))
+
+        case let .pingListener(.delegate(.pingsReceived(pings))):
+            return .merge(.send(.checkIn(.pingsReceived(pings))), .send(.notifications(.refreshRequested)))
+
+        case .settingsSync(.delegate(.settingsFromBackendSaved)):
+            return .send(.checkIn(.loadCheckInSettings))
+
+        case .checkIn(.checkInSettingsResponse(.success)):
+            return requestSettingsSync(state)
+
+        case .dismissMessages:
+            state.messages = []
+            return .send(.notifications(.dismissError))
+
+        case .checkIn, .store, .gpio, .notifications, .checkInUpload, .alertUpload, .pingResponseUpload, .healthchecksUpload,
+             .backendHeartbeat, .healthchecksHeartbeat, .pingListener, .settingsSync:
+            return .none
+        }
+    }
+
+    private func routeCheckIn(_ delegate: CheckInFeature.Action.Delegate, _ state: inout State) -> Effect<Action> {
+        switch delegate {
+        case .checkInStored:
+            // Uploaded at once to every target; a refused alert gets another try; settings synced.
+            var effects: [Effect<Action>] = [.send(.store(.writeSucceeded))]
+            if state.checkInUpload != nil { effects.append(.send(.checkInUpload(.itemStored))) }
+            if state.healthchecksUpload != nil { effects.append(.send(.healthchecksUpload(.itemStored))) }
+            if state.alertUpload != nil { effects.append(.send(.alertUpload(.itemStored))) }
+            return .merge(effects + [requestSettingsSync(state)])
+        case .settingsSaved:
+            return .merge(.send(.store(.writeSucceeded)), requestSettingsSync(state))
+        case .alertStored:
+            return .merge(.send(.store(.writeSucceeded)), state.alertUpload == nil ? .none : .send(.alertUpload(.itemStored)))
+        case .pingsAnswered:
+            return state.pingResponseUpload == nil ? .none : .send(.pingResponseUpload(.itemStored))
+        case let .loadFailed(failure):
+            state.needsReload = true
+            return .send(.store(.operationFailed(failure)))
+        case let .checkInFailed(failure), let .settingsNotSaved(failure), let .alertNotStored(failure):
+            return .send(.store(.operationFailed(failure)))
+        case let .settingsRejected(problem):
+            addMessage(.settingsRejected, "settings not changed: \(problem.message)", &state)
+            return .none
+        case let .storedSettingsRefused(problem):
+            addMessage(.storedSettingsRefused, "stored settings are not allowed here (used anyway): \(problem.message)", &state)
+            return .none
+        case .longPressed, .alertCancelled:
+            return .none
+        }
+    }
+
+    /// Offers the device's settings to the backend (or takes the backend's newer ones), once they
+    /// are loaded; nothing without an uplink.
+    private func requestSettingsSync(_ state: State) -> Effect<Action> {
+        guard state.settingsSync != nil, state.checkIn.hasLoadedSettings else { return .none }
+        let local = StoredSettings(settings: state.checkIn.settings, version: state.checkIn.settingsVersion,
+                                   appliedFromConfig: state.checkIn.appliedFromConfig)
+        return .send(.settingsSync(.syncRequested(local: local, policy: state.checkIn.policy)))
+    }
+
+    /// Everything the device reads from the store, read again.
+    private func reloadEverything() -> Effect<Action> {
+        .merge(
+            .send(.checkIn(.loadCheckInSettings)), .send(.checkIn(.loadCheckInHistory)),
+            .send(.checkIn(.alert(.loadPending))), .send(.notifications(.loadNotifications)), loadStoredPings())
+    }
+
+    private func loadStoredPings() -> Effect<Action> {
+        .run { [store = dependencies.store.checkIns] send in
+            await send(.storedPingsResponse(await Result { () async throws(StoreFailure) in try await store.pendingPings() }))
+        }
+    }
+
+    private func addMessage(_ kind: DeviceMessage.Kind, _ text: String, _ state: inout State) {
+        state.messages.append(DeviceMessage(kind, text, at: dependencies.clock.now().wall))
+        if state.messages.count > State.messageLimit { state.messages.removeFirst(state.messages.count - State.messageLimit) }
+    }
+}
+
+extension ActionCase where Parent == DeviceFeature.Action, Child == CheckInFeature.Action {
+    static let checkIn = ActionCase(embed: Parent.checkIn, extract: { if case let .checkIn(action) = $0 { action } else { nil } })
+}
+
+extension ActionCase where Parent == DeviceFeature.Action, Child == StoreHealthFeature.Action {
+    static let store = ActionCase(embed: Parent.store, extract: { if case let .store(action) = $0 { action } else { nil } })
+}
+
+extension ActionCase where Parent == DeviceFeature.Action, Child == GPIOFeature.Action {
+    static let gpio = ActionCase(embed: Parent.gpio, extract: { if case let .gpio(action) = $0 { action } else { nil } })
+}
+
+extension ActionCase where Parent == DeviceFeature.Action, Child == NotificationsFeature.Action {
+    static let notifications = ActionCase(embed: Parent.notifications,
+                                          extract: { if case let .notifications(action) = $0 { action } else { nil } })
+}

@@ -1,0 +1,41 @@
+public import CheckInFeature
+public import CheckInModels
+public import CheckInStoreClient
+public import GPIOFeature
+public import HeartbeatFeature
+public import NotificationsFeature
+public import PingListenerFeature
+public import SettingsSyncFeature
+public import StoreHealthFeature
+public import UploadFeature
+
+extension DeviceFeature {
+    public enum Action: Equatable, Sendable {
+        /// The daemon has started: the store proves it can write, the features load.
+        case started
+        /// The daemon is stopping: timers end; a check-in being written is finished.
+        case stopping
+        case checkIn(CheckInFeature.Action)
+        case store(StoreHealthFeature.Action)
+        case gpio(GPIOFeature.Action)
+        case notifications(NotificationsFeature.Action)
+        case checkInUpload(UploadFeature<CheckInRecord>.Action)
+        case alertUpload(UploadFeature<AlertRecord>.Action)
+        case pingResponseUpload(UploadFeature<PingResponse>.Action)
+        case healthchecksUpload(UploadFeature<CheckInRecord>.Action)
+        case backendHeartbeat(HeartbeatFeature.Action)
+        case healthchecksHeartbeat(HeartbeatFeature.Action)
+        case pingListener(PingListenerFeature.Action)
+        case settingsSync(SettingsSyncFeature.Action)
+        /// Pings stored before a restart (or before the store could be read) light again.
+        case storedPingsResponse(Result<[PendingPing], StoreFailure>)
+        /// Listen for the wall clock being set or stepped (a long-living effect a service awaits).
+        case watchWallClock
+        case wallClockChanged
+        /// Listen for the network coming back (a long-living effect a service awaits).
+        case watchNetwork
+        case networkChanged
+        /// `lifesignalctl dismiss-error`: the messages go; conditions stay until their cause is gone.
+        case dismissMessages
+    }
+}

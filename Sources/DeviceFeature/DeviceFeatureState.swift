@@ -1,0 +1,152 @@
+public import CheckInFeature
+public import CheckInModels
+public import GPIOFeature
+public import HeartbeatFeature
+public import LEDLanguage
+public import NotificationsFeature
+public import PingListenerFeature
+public import SettingsSyncFeature
+public import StoreHealthFeature
+public import UploadFeature
+public import GPIOClient
+
+extension DeviceFeature {
+    /// The whole device: every feature's state, and the messages waiting to be dismissed.
+    public struct State: Equatable, Sendable {
+        public var checkIn: CheckInFeature.State
+        public var store = StoreHealthFeature.State()
+        public var gpio: GPIOFeature.State
+        public var notifications = NotificationsFeature.State()
+
+        // The uplink's parts, each nil where its target is not configured.
+        /// Check-ins to the backend.
+        public var checkInUpload: UploadFeature<CheckInRecord>.State?
+        /// Help alerts to the backend.
+        public var alertUpload: UploadFeature<AlertRecord>.State?
+        /// Answers to pings to the backend.
+        public var pingResponseUpload: UploadFeature<PingResponse>.State?
+        /// Check-ins to the healthchecks check.
+        public var healthchecksUpload: UploadFeature<CheckInRecord>.State?
+        public var backendHeartbeat: HeartbeatFeature.State?
+        public var healthchecksHeartbeat: HeartbeatFeature.State?
+        public var pingListener: PingListenerFeature.State?
+        public var settingsSync: SettingsSyncFeature.State?
+        /// Messages for the operator that do not stop the device keeping its word, newest last.
+        public var messages: [DeviceMessage] = []
+        public var isRunning = false
+        /// A load from the store failed: everything is loaded again once the store works.
+        public var needsReload = false
+
+        /// How many messages are kept at most (older ones drop off).
+        public static let messageLimit = 10
+
+        public init(checkIn: CheckInFeature.State, gpio: GPIOFeature.State) {
+            self.checkIn = checkIn
+            self.gpio = gpio
+        }
+
+        /// Everything that stops the device keeping its word right now, most serious first.
+        public var conditions: [DeviceCondition] {
+            var conditions: [DeviceCondition] = []
+            if let problem = store.problem {
+                conditions.append(DeviceCondition(DeviceCondition.Kind(problem.kind), problem.failure.message,
+                                                  advice: problem.advice, since: problem.since))
+            }
+            if let failure = gpio.waitingFor {
+                conditions.append(DeviceCondition(
+                    .gpioUnavailable, "waiting for GPIO \(gpio.chipDescription), no button or LEDs until it is there: \(failure)",
+                    advice: "check that the GPIO chip is present and its wiring (lifesignalctl doctor); the device carries on by itself when it is back"))
+            }
+            if let alert = checkIn.alert.unsaved {
+                conditions.append(DeviceCondition(
+                    .alertNotStored, "help alert of \(alert.at.wall.iso8601) NOT stored and NOT sent: the store cannot write",
+                    advice: "it is stored and sent as soon as the store can write; call the people who look after this person meanwhile"))
+            }
+            if checkIn.alert.settings != nil, !checkIn.alert.unacknowledged.isEmpty {
+                if let refusal = checkIn.alert.sendingRefused {
+                    conditions.append(DeviceCondition(
+                        .alertNotSent, "help alert NOT delivered: \(refusal)",
+                        advice: "fix the uplink's token or URL; the alert stays queued and is sent again at the next check-in, alert or restart"))
+                } else if checkIn.alert.settings?.hasUplink != true {
+                    conditions.append(DeviceCondition(
+                        .alertNotSent, "help alert stored but NOT sent: this device has no [uplink], so nobody was alerted",
+                        advice: "configure [uplink] so alerts reach someone, or set [alert] enabled = false"))
+                }
+            }
+            for upload in refusedUploads {
+                conditions.append(DeviceCondition(
+                    .uploadRefused, "\(upload.endpoint) refuses the \(upload.noun): \(upload.lastMessage ?? "no reason given")",
+                    advice: "fix what it names (the token file, the URL, the check); the \(upload.noun) stay queued and are sent again at the next one or a restart",
+                    isFault: false))
+            }
+            if checkIn.elapsedTimeUnknown {
+                conditions.append(DeviceCondition(
+                    .timeUnknown, "the time since the last check-in is unknown: it was on an earlier boot and the wall clock is not synchronised",
+                    advice: "press the button to check in; or restore the network so the clock synchronises"))
+            }
+            return conditions
+        }
+
+        /// Uploaders stopped by a refusal that retrying cannot cure.
+        private var refusedUploads: [(noun: String, endpoint: String, lastMessage: String?)] {
+            // Asked after every action: look at the statuses in place before copying anything.
+            guard checkInUpload?.status == .stopped || healthchecksUpload?.status == .stopped
+                || alertUpload?.status == .stopped || pingResponseUpload?.status == .stopped else { return [] }
+            var refused: [(noun: String, endpoint: String, lastMessage: String?)] = []
+            if let upload = checkInUpload, upload.status == .stopped {
+                refused.append((upload.noun, upload.endpoint, upload.lastMessage))
+            }
+            if let upload = healthchecksUpload, upload.status == .stopped {
+                refused.append((upload.noun, upload.endpoint, upload.lastMessage))
+            }
+            if let upload = alertUpload, upload.status == .stopped { refused.append((upload.noun, upload.endpoint, upload.lastMessage)) }
+            if let upload = pingResponseUpload, upload.status == .stopped {
+                refused.append((upload.noun, upload.endpoint, upload.lastMessage))
+            }
+            return refused
+        }
+
+        /// What the conditions are derived from, without their text: cheap to compare after every
+        /// action, so the text is built only when a cause changed.
+        public var conditionCauses: ConditionCauses {
+            ConditionCauses(
+                store: store.problem, gpio: gpio.waitingFor, alertUnsaved: checkIn.alert.unsaved?.id,
+                alertUndelivered: checkIn.alert.settings != nil && !checkIn.alert.unacknowledged.isEmpty,
+                alertRefusal: checkIn.alert.sendingRefused, timeUnknown: checkIn.elapsedTimeUnknown,
+                refusedUploads: refusedUploads.map { "\($0.endpoint) \($0.noun) \($0.lastMessage ?? "")" })
+        }
+
+        /// The device cannot keep its word: the LEDs show `fault`. Decided from the causes alone
+        /// (it is asked after every action), in step with `conditions`.
+        public var hasFault: Bool {
+            let causes = conditionCauses
+            return causes.store != nil || causes.gpio != nil || causes.alertUnsaved != nil || causes.timeUnknown
+                || (causes.alertUndelivered && (causes.alertRefusal != nil || checkIn.alert.settings?.hasUplink != true))
+        }
+
+        /// What the LEDs show.
+        public var indicator: Indicator { checkIn.indicator(fault: hasFault) }
+    }
+}
+
+/// The inputs of `DeviceFeature.State.conditions`.
+public struct ConditionCauses: Equatable, Sendable {
+    public var store: StoreProblem?
+    public var gpio: GPIOError?
+    public var alertUnsaved: AlertID?
+    public var alertUndelivered: Bool
+    public var alertRefusal: String?
+    public var timeUnknown: Bool
+    public var refusedUploads: [String]
+}
+
+extension DeviceCondition.Kind {
+    init(_ kind: StoreProblem.Kind) {
+        self = switch kind {
+        case .cannotWrite: .storeCannotWrite
+        case .fileMovedOrReplaced: .storeFileMoved
+        case .schemaRefused: .storeSchemaRefused
+        case .cannotOpen: .storeCannotOpen
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import Backoff
+import CheckInModels
+import ComposableCore
+import DeviceConfig
+import HeartbeatFeature
+import PingListenerFeature
+import SettingsSyncFeature
+import UplinkClient
+import UploadFeature
+
+extension DeviceFeature {
+    /// How the uplink's targets are shown in status and logs.
+    public struct Endpoints: Hashable, Sendable {
+        public var backend: String
+        public var healthchecksCheckIns: String
+        public var healthchecksHeartbeat: String
+
+        public init(backend: String = "backend", healthchecksCheckIns: String = "healthchecks",
+                    healthchecksHeartbeat: String = "healthchecks heartbeat") {
+            self.backend = backend
+            self.healthchecksCheckIns = healthchecksCheckIns
+            self.healthchecksHeartbeat = healthchecksHeartbeat
+        }
+    }
+}
+
+/// The uplink's parts, each present only where its target is configured: an uploader per queue,
+/// the heartbeats, the ping listener and the settings sync.
+struct UplinkFeatures {
+    let checkInUpload: UploadFeature<CheckInRecord>?
+    let alertUpload: UploadFeature<AlertRecord>?
+    let pingResponseUpload: UploadFeature<PingResponse>?
+    let healthchecksUpload: UploadFeature<CheckInRecord>?
+    let backendHeartbeat: HeartbeatFeature?
+    let healthchecksHeartbeat: HeartbeatFeature?
+    let pingListener: PingListenerFeature?
+    let settingsSync: SettingsSyncFeature?
+
+    /// Help alerts are urgent: their retries never wait longer than this, whatever `retry_max` says.
+    static let longestAlertRetry = Duration.seconds(60)
+
+    init(configuration: DeviceConfiguration, dependencies: DeviceDependencies) {
+        let clock = dependencies.clock, random = dependencies.random, store = dependencies.store
+        if let backend = dependencies.backend, let uplink = configuration.uplink {
+            let backoff = Backoff.network(cap: uplink.retryMax)
+            checkInUpload = UploadFeature(queue: store.checkInQueue, request: backend.uploadBatch, clock: clock,
+                                          backoff: backoff, random: random, batchSize: uplink.batchSize)
+            alertUpload = UploadFeature(
+                queue: store.alertQueue,
+                request: { batch in
+                    guard let alert = batch.first else { return .success(UploadOutcome(acknowledged: [])) }
+                    return await backend.sendAlert(alert).map { UploadOutcome(acknowledged: $0) }
+                },
+                clock: clock, backoff: Backoff.network(cap: min(uplink.retryMax, Self.longestAlertRetry)),
+                random: random, batchSize: 1)
+            pingResponseUpload = UploadFeature(
+                queue: store.pingResponseQueue,
+                request: { batch in await backend.respondToPings(batch).map { UploadOutcome(acknowledged: $0) } },
+                clock: clock, backoff: backoff, random: random, batchSize: uplink.batchSize)
+            backendHeartbeat = HeartbeatFeature(uplink: backend, clock: clock, queueDepth: {
+                (try? await store.checkInQueue.depth()) ?? 0
+            })
+            pingListener = PingListenerFeature(uplink: backend, store: store.checkIns, clock: clock, backoff: backoff, random: random)
+            settingsSync = SettingsSyncFeature(uplink: backend, store: store.checkIns)
+        } else {
+            (checkInUpload, alertUpload, pingResponseUpload, backendHeartbeat, pingListener, settingsSync) =
+                (nil, nil, nil, nil, nil, nil)
+        }
+        if let settings = configuration.healthchecks, let healthchecks = dependencies.healthchecks {
+            healthchecksUpload = healthchecks.checkIns.map { client in
+                UploadFeature(queue: store.healthchecksQueue, request: client.uploadBatch, clock: clock,
+                              backoff: .network(cap: settings.retryMax), random: random, batchSize: 20)
+            }
+            // The heartbeat tells how far behind the device is: the backend's queue if there is one.
+            let depth = dependencies.backend != nil ? store.checkInQueue : store.healthchecksQueue
+            healthchecksHeartbeat = healthchecks.heartbeat.map { client in
+                HeartbeatFeature(uplink: client, clock: clock, queueDepth: { (try? await depth.depth()) ?? 0 })
+            }
+        } else {
+            healthchecksUpload = nil
+            healthchecksHeartbeat = nil
+        }
+    }
+
+    static func initialState(_ configuration: DeviceConfiguration, endpoints: DeviceFeature.Endpoints,
+                             into state: inout DeviceFeature.State) {
+        if let uplink = configuration.uplink {
+            state.checkInUpload = .init(noun: "check-ins", endpoint: endpoints.backend)
+            state.alertUpload = .init(noun: "alerts", endpoint: endpoints.backend)
+            state.pingResponseUpload = .init(noun: "ping responses", endpoint: endpoints.backend)
+            state.backendHeartbeat = .init(endpoint: endpoints.backend, period: uplink.heartbeat)
+            state.pingListener = .init()
+            state.settingsSync = .init()
+        }
+        if let healthchecks = configuration.healthchecks {
+            if healthchecks.checkInURL != nil {
+                state.healthchecksUpload = .init(noun: "check-ins", endpoint: endpoints.healthchecksCheckIns)
+            }
+            if healthchecks.heartbeatURL != nil {
+                state.healthchecksHeartbeat = .init(endpoint: endpoints.healthchecksHeartbeat, period: healthchecks.heartbeat)
+            }
+        }
+    }
+
+    func reduce(into state: inout DeviceFeature.State, action: DeviceFeature.Action) -> Effect<DeviceFeature.Action> {
+        switch action {
+        case .checkInUpload:
+            ScopeIfPresent(state: \.checkInUpload, action: .checkInUpload, namespace: "check-in-upload", child: checkInUpload)
+                .reduce(into: &state, action: action)
+        case .alertUpload:
+            ScopeIfPresent(state: \.alertUpload, action: .alertUpload, namespace: "alert-upload", child: alertUpload)
+                .reduce(into: &state, action: action)
+        case .pingResponseUpload:
+            ScopeIfPresent(state: \.pingResponseUpload, action: .pingResponseUpload, namespace: "ping-response-upload",
+                           child: pingResponseUpload)
+                .reduce(into: &state, action: action)
+        case .healthchecksUpload:
+            ScopeIfPresent(state: \.healthchecksUpload, action: .healthchecksUpload, namespace: "healthchecks-upload",
+                           child: healthchecksUpload)
+                .reduce(into: &state, action: action)
+        case .backendHeartbeat:
+            ScopeIfPresent(state: \.backendHeartbeat, action: .backendHeartbeat, namespace: "backend-heartbeat",
+                           child: backendHeartbeat)
+                .reduce(into: &state, action: action)
+        case .healthchecksHeartbeat:
+            ScopeIfPresent(state: \.healthchecksHeartbeat, action: .healthchecksHeartbeat, namespace: "healthchecks-heartbeat",
+                           child: healthchecksHeartbeat)
+                .reduce(into: &state, action: action)
+        case .pingListener:
+            ScopeIfPresent(state: \.pingListener, action: .pingListener, namespace: "ping-listener", child: pingListener)
+                .reduce(into: &state, action: action)
+        case .settingsSync:
+            ScopeIfPresent(state: \.settingsSync, action: .settingsSync, namespace: "settings-sync", child: settingsSync)
+                .reduce(into: &state, action: action)
+        default:
+            .none
+        }
+    }
+}
+
+extension ActionCase where Parent == DeviceFeature.Action, Child == UploadFeature<CheckInRecord>.Action {
+    static let checkInUpload = ActionCase(embed: Parent.checkInUpload,
+                                          extract: { if case let .checkInUpload(action) = $0 { action } else { nil } })
+    static let healthchecksUpload = ActionCase(embed: Parent.healthchecksUpload,
+                                               extract: { if case let .healthchecksUpload(action) = $0 { action } else { nil } })
+}
+
+extension ActionCase where Parent == DeviceFeature.Action, Child == UploadFeature<AlertRecord>.Action {
+    static let alertUpload = ActionCase(embed: Parent.alertUpload,
+                                        extract: { if case let .alertUpload(action) = $0 { action } else { nil } })
+}
+
+extension ActionCase where Parent == DeviceFeature.Action, Child == UploadFeature<PingResponse>.Action {
+    static let pingResponseUpload = ActionCase(embed: Parent.pingResponseUpload,
+                                               extract: { if case let .pingResponseUpload(action) = $0 { action } else { nil } })
+}
+
+extension ActionCase where Parent == DeviceFeature.Action, Child == HeartbeatFeature.Action {
+    static let backendHeartbeat = ActionCase(embed: Parent.backendHeartbeat,
+                                             extract: { if case let .backendHeartbeat(action) = $0 { action } else { nil } })
+    static let healthchecksHeartbeat = ActionCase(embed: Parent.healthchecksHeartbeat,
+                                                  extract: { if case let .healthchecksHeartbeat(action) = $0 { action } else { nil } })
+}
+
+extension ActionCase where Parent == DeviceFeature.Action, Child == PingListenerFeature.Action {
+    static let pingListener = ActionCase(embed: Parent.pingListener,
+                                         extract: { if case let .pingListener(action) = $0 { action } else { nil } })
+}
+
+extension ActionCase where Parent == DeviceFeature.Action, Child == SettingsSyncFeature.Action {
+    static let settingsSync = ActionCase(embed: Parent.settingsSync,
+                                         extract: { if case let .settingsSync(action) = $0 { action } else { nil } })
+}

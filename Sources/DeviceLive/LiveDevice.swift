@@ -1,0 +1,165 @@
+public import CheckInModels
+import CheckInStoreClient
+public import CheckInStoreLive
+import DeviceClock
+import DeviceClockLive
+public import DeviceConfig
+public import DeviceFeature
+public import GPIOClient
+public import GPIOSimulated
+import LinuxIO
+public import Logging
+import UplinkClient
+public import UplinkLive
+
+/// The device's live dependencies, built from its configuration, with the resources that must be
+/// let go at shutdown (the store thread, the uplink's transports).
+///
+/// Building it does what must fail early with the right exit code: the token file is read (78),
+/// libcurl is loaded only when an uplink or healthchecks is configured (69 when it is missing),
+/// the configured GPIO lines are requested once (69 for a wrong line name, a busy line or no
+/// permission; a missing chip is waited for). Nothing runs until the device starts.
+public struct LiveDevice: Sendable {
+    public let dependencies: DeviceDependencies
+    /// The store's owner: closed last at shutdown.
+    public let store: CheckInStoreOwner
+    /// The simulated board when `[gpio] backend = "simulated"` (the terminal view, `sim press`).
+    public let simulator: SimulatedGPIO?
+    /// The uplink's and healthchecks' HTTP threads, shut down at stop.
+    public let transports: [CurlTransport]
+
+    public static func make(_ configuration: DeviceConfiguration, logger: Logger,
+                            sleep: (@Sendable (Duration) async throws -> Void)? = nil) throws(StartupError) -> LiveDevice {
+        let clock = DeviceClock.live(sleep: sleep)
+        if let problem = BootID.current.problem {
+            logger.warning("the kernel's boot id is unknown (\(problem)): every start counts as a new boot, so the time since a check-in made before it is known only from a synchronised clock")
+        }
+        let store: CheckInStoreOwner
+        do {
+            store = try CheckInStoreOwner(path: configuration.storePath)
+        } catch {
+            throw .system("check-in store: \(error.message)")
+        }
+        let (gpio, simulator) = try makeGPIO(configuration, clock: clock, logger: logger)
+        var transports: [CurlTransport] = []
+        let backend = try makeBackend(configuration.uplink, transports: &transports)
+        let healthchecks = try makeHealthchecks(configuration.healthchecks, clock: clock, transports: &transports)
+        let dependencies = DeviceDependencies(
+            clock: clock,
+            random: { Int64.random(in: $0) },
+            newID: { CheckInID.random() },
+            gpio: gpio,
+            store: .live(store),
+            backend: backend,
+            healthchecks: healthchecks,
+            wallClock: .live(logger: logger),
+            network: .live(logger: logger))
+        return LiveDevice(dependencies: dependencies, store: store, simulator: simulator, transports: transports)
+    }
+
+    /// Lets go of what `make` took: the HTTP threads (a request in flight is abandoned) and the
+    /// store (a final checkpoint, then closed).
+    public func close() async {
+        for transport in transports { transport.shutdown() }
+        await store.close()
+    }
+
+    // MARK: GPIO
+
+    private static func makeGPIO(
+        _ configuration: DeviceConfiguration, clock: DeviceClock, logger: Logger
+    ) throws(StartupError) -> (GPIOClient, SimulatedGPIO?) {
+        switch configuration.gpio.backend {
+        case .simulated:
+            let simulator = SimulatedGPIO(
+                ledCount: configuration.ledLanguage.leds.count,
+                debounce: configuration.button.debounce,
+                chatter: ChatterModel(edges: configuration.simulator.chatterEdges, span: configuration.simulator.chatterSpan),
+                monotonicNow: clock.uptime,
+                sleep: clock.sleep)
+            return (.holding(.simulated(simulator), initial: simulator.client), simulator)
+        case .libgpiod:
+            let connector = GPIOConnector.libgpiod(configuration, logger: logger)
+            return (.holding(connector, initial: try GPIOConnector.firstRequest(connector)), nil)
+        }
+    }
+
+    // MARK: Uplink
+
+    private static func makeBackend(
+        _ configuration: UplinkConfiguration?, transports: inout [CurlTransport]
+    ) throws(StartupError) -> UplinkClient? {
+        guard let configuration else { return nil }
+        let token: DeviceToken
+        do {
+            token = try DeviceToken.read(path: configuration.tokenFile)
+        } catch {
+            throw .config(error.message)
+        }
+        let transport: CurlTransport, pollTransport: CurlTransport
+        do {
+            transport = try CurlTransport()
+            // The ping long poll gets a thread of its own, so a held poll never delays an upload.
+            pollTransport = try CurlTransport(threadName: "uplink-poll")
+        } catch {
+            throw .uplink("uplink", error)
+        }
+        transports += [transport, pollTransport]
+        return .live(baseURL: configuration.url, token: token, timeout: configuration.timeout,
+                     transport: transport, pollTransport: pollTransport)
+    }
+
+    private static func makeHealthchecks(
+        _ configuration: HealthchecksConfiguration?, clock: DeviceClock, transports: inout [CurlTransport]
+    ) throws(StartupError) -> HealthchecksClients? {
+        guard let configuration else { return nil }
+        // A thread of its own: a slow backend never delays the healthchecks pings, nor the reverse.
+        let transport: CurlTransport
+        do {
+            transport = try CurlTransport(threadName: "healthchecks")
+        } catch {
+            throw .uplink("healthchecks", error)
+        }
+        transports.append(transport)
+        func client(_ url: String) -> UplinkClient {
+            .healthchecks(url: url, timeout: configuration.timeout, lateAfter: configuration.lateAfter,
+                          now: clock.now, transport: transport)
+        }
+        return HealthchecksClients(checkIns: configuration.checkInURL.map(client),
+                                   heartbeat: configuration.heartbeatURL.map(client))
+    }
+}
+
+extension WallClockChangesClient {
+    /// The kernel's word when the wall clock is set (`WallClockMonitor`).
+    static func live(logger: Logger) -> WallClockChangesClient {
+        WallClockChangesClient(changes: {
+            let (changes, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            do {
+                let monitor = try WallClockMonitor.start { continuation.yield() }
+                continuation.onTermination = { _ in monitor.stop() }
+                return changes
+            } catch {
+                logger.warning("wall-clock steps will only be noticed at the next event: \(error)")
+                return nil
+            }
+        })
+    }
+}
+
+extension NetworkChangesClient {
+    /// Routes and addresses appearing (`NetworkMonitor`, netlink).
+    static func live(logger: Logger) -> NetworkChangesClient {
+        NetworkChangesClient(changes: {
+            let (changes, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            do {
+                let monitor = try NetworkMonitor.start { continuation.yield() }
+                continuation.onTermination = { _ in monitor.stop() }
+                return changes
+            } catch {
+                logger.warning("the network coming back will only be noticed at the next retry: \(error)")
+                return nil
+            }
+        })
+    }
+}

@@ -1,0 +1,106 @@
+import CheckInModels
+import Synchronization
+public import CheckInStoreClient
+public import CheckInStoreLive
+public import DeviceFeature
+
+extension StoreClients {
+    /// Every part of the device's view of the store, over the one store owner: each call runs on
+    /// the store thread (one hop there, one back) and opens the database first if it is not open,
+    /// so a store that could not be opened is retried by whatever touches it next.
+    public static func live(_ owner: CheckInStoreOwner) -> StoreClients {
+        StoreClients(
+            checkIns: CheckInStoreClient(
+                record: { new throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.record(new) } },
+                history: { limit throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.history(limit: limit) } },
+                loadSettings: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.loadSettings() } },
+                saveSettings: { stored throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.saveSettings(stored) } },
+                pendingUploadCount: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingUploadCount() } },
+                reanchorWallTimes: { now throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.reanchorWallTimes(now: now) } },
+                recordAnsweringPings: { new, responses throws(StoreFailure) in
+                    try await owner.perform { database throws(StoreFailure) in try database.record(new, answering: responses) }
+                },
+                savePings: { pings throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.savePings(pings) } },
+                pendingPings: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingPings() } }),
+            alerts: AlertStoreClient(
+                record: { new throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.recordAlert(new) } },
+                pending: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingAlerts(limit: 100) } }),
+            notifications: .live(opening: { () throws(StoreFailure) in try await owner.open() }),
+            maintenance: StoreMaintenanceClient(
+                probe: { () throws(StoreFailure) in
+                    StoreProbeReport(replacedDamagedFile: try await owner.probeReportingReplacement())
+                },
+                recover: { () throws(StoreFailure) in
+                    let recovery = try await owner.recover()
+                    return StoreRecoveryReport(summary: recovery.description, rowsRecovered: recovery.copiedRowCount)
+                }),
+            checkInQueue: UploadQueueClient(
+                pending: { limit throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingCheckIns(limit: limit) } },
+                markUploaded: { ids, time throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.markUploaded(ids: ids, at: time) } },
+                depth: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingUploadCount() } },
+                markRefused: { items throws(StoreFailure) in
+                    try await owner.perform { database throws(StoreFailure) in try database.markUploadRefused(items.map { (id: $0.id, message: $0.message) }) }
+                },
+                refused: { limit throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.refusedUploads(limit: limit) } },
+                refusedCount: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.refusedUploadCount() } }),
+            alertQueue: UploadQueueClient(
+                pending: { limit throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingAlerts(limit: limit) } },
+                markUploaded: { ids, time throws(StoreFailure) in
+                    try await owner.perform { database throws(StoreFailure) in try database.markAlertsUploaded(ids: ids, at: time) }
+                },
+                depth: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingAlertCount() } },
+                // A help alert is taken or not as a whole: the backend never refuses one by id.
+                markRefused: { _ in 0 },
+                refused: { _ in [] },
+                refusedCount: { 0 }),
+            pingResponseQueue: UploadQueueClient(
+                pending: { limit throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingPingResponses(limit: limit) } },
+                markUploaded: { ids, time throws(StoreFailure) in
+                    try await owner.perform { database throws(StoreFailure) in try database.markPingResponsesUploaded(ids: ids, at: time) }
+                },
+                depth: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingPingResponseCount() } },
+                // Answers to pings are taken or not as a whole, like alerts.
+                markRefused: { _ in 0 },
+                refused: { _ in [] },
+                refusedCount: { 0 }),
+            healthchecksQueue: .deliveries(to: healthchecksTarget, owner))
+    }
+
+    /// The delivery target name of the healthchecks check-in check in the store.
+    public static let healthchecksTarget = "healthchecks"
+}
+
+extension UploadQueueClient where Item == CheckInRecord {
+    /// The check-ins still to be delivered to a further `target` (a healthchecks check), each
+    /// target with its own state. The target is registered on first use (idempotent), so it starts
+    /// with the check-ins recorded from then on.
+    static func deliveries(to target: String, _ owner: CheckInStoreOwner) -> UploadQueueClient {
+        // Registering writes (and syncs): once per run is enough, it is idempotent.
+        let isRegistered = Mutex(false)
+        @Sendable func registered<T: Sendable>(
+            _ body: @escaping @Sendable (isolated CheckInDatabase) throws(StoreFailure) -> T
+        ) async throws(StoreFailure) -> T {
+            let needed = !isRegistered.withLock { $0 }
+            return try await owner.perform { database throws(StoreFailure) in
+                if needed {
+                    try database.registerDeliveryTarget(target)
+                    isRegistered.withLock { $0 = true }
+                }
+                return try body(database)
+            }
+        }
+        return UploadQueueClient(
+            pending: { limit throws(StoreFailure) in try await registered { database throws(StoreFailure) in try database.pendingDeliveries(target: target, limit: limit) } },
+            markUploaded: { ids, time throws(StoreFailure) in
+                try await registered { database throws(StoreFailure) in try database.markDelivered(target: target, ids: ids, at: time) }
+            },
+            depth: { () throws(StoreFailure) in try await registered { database throws(StoreFailure) in try database.pendingDeliveryCount(target: target) } },
+            markRefused: { items throws(StoreFailure) in
+                try await registered { database throws(StoreFailure) in try database.markDeliveryRefused(target: target, items.map { (id: $0.id, message: $0.message) }) }
+            },
+            refused: { limit throws(StoreFailure) in try await registered { database throws(StoreFailure) in try database.refusedDeliveries(target: target, limit: limit) } },
+            refusedCount: { () throws(StoreFailure) in
+                try await registered { database throws(StoreFailure) in try database.refusedDeliveries(target: target, limit: .max).count }
+            })
+    }
+}

@@ -1,0 +1,95 @@
+import CheckInModels
+import CheckInStoreClient
+import Clocks
+import ComposableCore
+import ControlProtocol
+import DeviceClock
+import DeviceConfig
+import DeviceFeature
+@testable import DeviceRuntime
+import GPIOClient
+import GPIOSimulated
+import LEDLanguage
+import Synchronization
+import TestSupport
+import XCTest
+
+/// The production graph over test clients: every dependency fails the test if it is called, except
+/// the ones this device uses, which are TestSupport's in-memory store, the simulated board and a
+/// test clock. A press travels from the board through the feature to the LED lines, and a
+/// `lifesignalctl` request travels over the real control socket through the control handler.
+@MainActor
+final class TestClientGraphTests: XCTestCase {
+    static let start = ReducerTestCase.start
+    var device: RunningDevice?
+
+    override func tearDown() async throws {
+        await device?.stop()
+        device = nil
+    }
+
+    func testAPressReachesTheLEDsAndControlRequestsAreAnsweredOverTheSocket() async throws {
+        UnexpectedCall.failTests()
+        let directory = try TemporaryDirectory(prefix: "lifesignal-graph")
+        var configuration = DeviceConfiguration.forTests(in: directory)
+        configuration.acknowledgement = .seconds(1)
+        let clock = TestClock<Duration>()
+        let checkIns = FakeCheckInStore(settings: StoredSettings(settings: .default, version: 1, appliedFromConfig: nil))
+        let press = InstantClock()
+        let board = SimulatedGPIO(ledCount: 3, debounce: .milliseconds(20), chatter: .none,
+                                  monotonicNow: { press.now }, sleep: { try await press.sleep($0) })
+        let ids = Mutex<UInt64>(0)
+
+        var dependencies = DeviceDependencies.failing
+        dependencies.clock = .driven(by: clock, startingAt: Self.start)
+        dependencies.newID = { ids.withLock { $0 += 1; return CheckInID(high: 0x4000, low: 0x8000_0000_0000_0000 | $0) } }
+        dependencies.gpio = .holding(.simulated(board), initial: board.client)
+        dependencies.store.checkIns = checkIns.client
+        dependencies.store.alerts = FakeAlertStore().client
+        dependencies.store.alertQueue.depth = { 0 }
+        dependencies.store.notifications.load = {
+            NotificationSnapshot(notifications: [], preferences: NotificationPreferences(), pendingChangeCount: 0)
+        }
+        dependencies.store.maintenance.probe = { StoreProbeReport() }
+        dependencies.wallClock = WallClockChangesClient(changes: { nil })
+
+        let device = await RunningDevice(configuration, dependencies: dependencies, simulator: board)
+        self.device = device
+        try await device.start()
+        let language = configuration.ledLanguage
+        func lit(_ names: String...) -> [Bool] { language.leds.map { names.contains($0.name) } }
+        XCTAssertEqual(device.state.indicator, .neverCheckedIn)
+        try await waitUntil("the LEDs say 'never checked in'") { board.ledLevels == lit("amber") }
+
+        // The press: debounced on the board, a check-in in the store, the acknowledgement on the lines.
+        let pressed = await board.press(hold: .milliseconds(200))
+        XCTAssertTrue(pressed)
+        try await waitUntil("the press is stored") { checkIns.records.count == 1 }
+        XCTAssertEqual(checkIns.records.first?.source, .button)
+        try await waitUntil("the LEDs acknowledge it") { board.ledLevels == lit("green") && device.state.indicator == .acknowledged }
+        // The blink's next edge comes on the device's clock, not before.
+        await Task.megaYield()
+        await clock.advance(by: .milliseconds(149))
+        await Task.megaYield()
+        XCTAssertEqual(board.ledLevels, lit("green"))
+        await clock.advance(by: .milliseconds(1))
+        try await waitUntil("the blink's edge") { board.ledLevels == lit() }
+        await clock.advance(by: .milliseconds(850))
+        try await waitUntil("the LEDs say 'checked in'") { board.ledLevels == lit("green") && device.state.indicator == .checkedIn }
+
+        // `lifesignalctl status` and `check-in`, over the socket, answered from the feature and the fake store.
+        let status = try await device.status()
+        XCTAssertEqual(status.indicator, "checked_in")
+        XCTAssertEqual(status.lastCheckIn?.source, "button")
+        XCTAssertEqual(status.leds.map(\.on), [true, false, false])
+        XCTAssertEqual(status.gpioBackend, "simulated")
+        let answered = try await device.checkIn()
+        XCTAssertEqual(answered.source, "cli")
+        XCTAssertEqual(checkIns.records.map(\.id.description), [answered.id, status.lastCheckIn?.id ?? ""])
+        let historyAnswer = try await device.request(ControlRequest(.history, limit: 5)).history
+        let history = try XCTUnwrap(historyAnswer)
+        XCTAssertEqual(history.map(\.source), ["cli", "button"])
+        await device.stop()
+        XCTAssertEqual(board.ledLevels, lit(), "the LEDs go off when the device stops")
+    }
+}
