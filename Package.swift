@@ -85,6 +85,8 @@ let package = Package(
                                   "SettingsSyncFeature", "CheckInStoreClient", "GPIOClient", "UplinkClient", "DeviceClock",
                                   "DeviceConfig", "LEDLanguage", "Backoff"]),
         .module("ConfigFile"),
+        // JSON for Codable types with the standard library only (no Foundation in the binaries).
+        .module("JSONCoding"),
         .module("DeviceConfig", ["ConfigFile", "CheckInModels", "LEDLanguage"]),
 
         // MARK: Dependency client interfaces
@@ -127,7 +129,7 @@ let package = Package(
         .target(name: "SingleThreadExecutor", dependencies: ["CEventLoopSupport", "LinuxIO"],
                 swiftSettings: strictSettings + customExecutorSettings),
         // The device API's wire format (docs/device-api.yaml), shared by the device and the dev server.
-        .module("DeviceAPI", ["CheckInModels"]),
+        .module("DeviceAPI", ["CheckInModels", "JSONCoding"]),
         // curl.h only (libcurl4-openssl-dev): no pkgConfig, whose `--libs` would link libcurl.
         // UplinkLive's `LibCurl` dlopens it when the uplink is configured (BENCHMARKS.md: ~6.5 MiB).
         .systemLibrary(
@@ -145,7 +147,7 @@ let package = Package(
         .module("DeviceControl", ["DeviceFeature", "CheckInFeature", "NotificationsFeature", "UploadFeature", "HeartbeatFeature",
                                   "CheckInModels", "CheckInStoreClient", "ComposableCore", "ControlProtocol", "DeviceClock",
                                   "LEDDriver"]),
-        .module("ControlProtocol", ["CheckInModels"]),
+        .module("ControlProtocol", ["CheckInModels", "JSONCoding"]),
         .module("ControlSocket", ["LinuxIO", "CheckInModels"]),
         .module("DeviceRuntime", [
             "ComposableCore", "DeviceFeature", "CheckInFeature", "DeviceConfig", "DeviceControl", "DeviceLive", "DeviceLogging",
@@ -153,7 +155,7 @@ let package = Package(
         ]),
         .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO",
                                  "SQLiteDatabase", "CLinuxSupport", "UplinkClient", "UplinkLive", argumentParser]),
-        .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "DeviceLive", "LinuxIO", "SingleThreadExecutor", argumentParser],
+        .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "DeviceLive", "LinuxIO", "SingleThreadExecutor", "CheckInModels"],
                           swiftSettings: strictSettings + customExecutorSettings),
         .executableTarget(name: "lifesignalctl", dependencies: ["OperatorCLI"], swiftSettings: strictSettings),
         // scripts/bench: drives the release daemon and measures latency, memory, wake-ups, writes.
@@ -185,6 +187,7 @@ let package = Package(
                                       "ComposableCore", "TestSupport", clocks]),
         .tests("LEDLanguageTests", ["LEDLanguage"]),
         .tests("ConfigFileTests", ["ConfigFile"]),
+        .tests("JSONCodingTests", ["JSONCoding", "TestSupport"]),
         .tests("DeviceConfigTests", ["DeviceConfig", "ConfigFile", "CheckInModels", "LEDLanguage", "TestSupport"]),
         .tests("DeviceClockTests", ["DeviceClock", "CheckInModels", "ComposableCore", "TestSupport", clocks]),
         .tests("GPIOClientTests", ["GPIOClient", "GPIOSimulated", "ComposableCore", "TestSupport"]),

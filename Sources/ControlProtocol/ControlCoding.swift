@@ -1,19 +1,17 @@
 import CheckInModels
-import FoundationEssentials
+import JSONCoding
 
 /// One JSON object per line, both ways. Decoding never traps: malformed input is an error value.
 public enum ControlCoding {
     public static func encode<T: Encodable>(_ value: T, pretty: Bool = false) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys] : [.sortedKeys]
         // Encoding these plain structs cannot fail; an empty object is still a valid line if it did.
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        guard let bytes = try? JSON.encode(value, format: JSONFormat(sortedKeys: true, pretty: pretty)) else { return "{}" }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public static func decode<T: Decodable>(_ type: T.Type, from line: String) -> Result<T, ControlProtocolError> {
         do {
-            return .success(try JSONDecoder().decode(type, from: Data(line.utf8)))
+            return .success(try JSON.decode(type, from: line.utf8))
         } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
             return .failure(ControlProtocolError("not valid JSON: \(context.debugDescription)"))
         } catch let DecodingError.dataCorrupted(context) {

@@ -1,18 +1,15 @@
-import FoundationEssentials
+import JSONCoding
 
 /// JSON both ways for the device API. Decoding failures become a short readable reason.
 public enum APICoding {
     public static func encode<T: Encodable>(_ value: T) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         // These plain structs always encode; an empty object is still valid JSON if one did not.
-        guard let data = try? encoder.encode(value) else { return Array("{}".utf8) }
-        return Array(data)
+        (try? JSON.encode(value)) ?? Array("{}".utf8)
     }
 
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) -> Result<T, APIDecodingError> {
         do {
-            return .success(try JSONDecoder().decode(type, from: Data(bytes)))
+            return .success(try JSON.decode(type, from: bytes))
         } catch let DecodingError.keyNotFound(key, _) {
             return .failure(APIDecodingError("missing field '\(key.stringValue)'"))
         } catch let DecodingError.typeMismatch(_, context) {

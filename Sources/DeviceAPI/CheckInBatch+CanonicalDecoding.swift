@@ -1,9 +1,9 @@
 extension CheckInBatch {
     /// Reads a batch written exactly as `json(_:)` writes it (keys in that order, no whitespace),
-    /// or returns nil for anything else, which the caller then hands to `JSONDecoder`.
+    /// or returns nil for anything else, which the caller then hands to `APICoding.decode`.
     ///
-    /// For the reference server: `JSONDecoder` was 59 % of its CPU time while a 100,000-row backlog
-    /// arrived (BENCHMARKS.md). Whatever this accepts, `JSONDecoder` reads as the same batch (the
+    /// For the reference server: a general JSON decoder was 59 % of its CPU time while a 100,000-row backlog
+    /// arrived (BENCHMARKS.md). Whatever this accepts, `APICoding.decode` reads as the same batch (the
     /// tests hold the two together, mutated bodies included); what it is unsure of it refuses.
     public static func decodeCanonical(_ bytes: [UInt8]) -> CheckInBatch? {
         bytes.withUnsafeBufferPointer { buffer in
@@ -57,7 +57,7 @@ private struct CanonicalReader {
     }
 
     /// A string with the escapes `json(_:)` writes; a `\u` escape above U+001F, invalid UTF-8 or a raw
-    /// control byte is refused (JSONDecoder decides those).
+    /// control byte is refused (`APICoding.decode` decides those).
     private mutating func string() -> String? {
         guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
         position += 1
@@ -99,7 +99,7 @@ private struct CanonicalReader {
         return nil
     }
 
-    /// An integer without sign or leading zeros that fits Int64 (anything else: JSONDecoder decides).
+    /// An integer without sign or leading zeros that fits Int64 (anything else: `APICoding.decode` decides).
     private mutating func integer() -> Int64? {
         let start = position
         var value: Int64 = 0

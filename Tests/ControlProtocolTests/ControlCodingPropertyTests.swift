@@ -52,7 +52,7 @@ final class ControlCodingPropertyTests: XCTestCase {
             ("{\"command\":\"reboot\"}", "invalid value at 'command'"),
             ("{}", "missing field 'command'"),
             ("{\"command\":\"history\",\"limit\":\"ten\"}", "limit"),
-            ("{\"command\":\"history\",\"limit\":1e400}", "not valid JSON"),
+            ("{\"command\":\"history\",\"limit\":1e400}", "invalid value at 'limit': Number 1e400 does not fit in Int"),
             ("[\"status\"]", "a message is one JSON object"),
             ("{\"command\":\"status\"", "not valid JSON"),
         ]
