@@ -108,7 +108,7 @@ let package = Package(
         .module("DeviceClockLive", ["DeviceClock", "CheckInModels", "LinuxIO"]),
         .module("GPIOSimulated", ["GPIOClient"]),
         // SystemError (errno text), an eventfd wake-up and a dedicated pthread for poll loops.
-        .module("LinuxIO", ["CLinuxSupport"]),
+        .module("LinuxIO", ["CLinuxSupport", "Backoff"]),
         .module("SimulatorTerminal", ["GPIOSimulated", "LinuxIO"]),
         // libgpiod 1.x or 2.x, whichever pkg-config finds; the shim hides the difference.
         .systemLibrary(

@@ -140,7 +140,9 @@ public struct CheckInFeature: Reducer {
             return .send(.delegate(.settingsNotSaved(failure)))
 
         case .phaseBoundaryReached:
-            return refreshPhase(&state)
+            // A boundary is a moment the device is awake anyway: the clock may have been trusted
+            // since (the monitor looks at the kernel's NTP state ever less often).
+            return .merge(refreshPhase(&state), reanchorWallTimesIfTrusted(state))
 
         case .wallClockChanged:
             return .merge(refreshPhase(&state), reanchorWallTimesIfTrusted(state), refreshUploadBacklog(&state))

@@ -237,6 +237,45 @@ final class TimeTests: FeatureTestCase {
         XCTAssertEqual(fake.records, [reanchored])
         await stop(store)
     }
+
+    /// A first synchronisation that only slews the clock sets nothing, and the monitor may look at
+    /// the kernel's NTP state only an hour later: the next phase boundary, a moment the device is
+    /// awake anyway, re-anchors what was stamped before.
+    func testAPhaseBoundaryReanchorsCheckInsOnceTheClockIsTrustedWithoutAStep() async {
+        let store = makeStore(records: [], bootingAt: Self.bootAt1970)
+        await start(store, records: [], stored: StoredSettings(settings: .default, version: 1, appliedFromConfig: nil),
+                    expectPhase: .neverCheckedIn)
+        await clock.advance(by: .seconds(20))
+        store.send(.checkInRequested(.button)) { $0.isCheckingIn = true }
+        var pressedAt = Self.bootAt1970.advanced(by: .seconds(20))
+        let record = CheckInRecord(id: id(1), at: pressedAt, source: .button)
+        await store.receive(.checkInResponse(.success(record))) {
+            $0.isCheckingIn = false
+            $0.history = [record]
+            $0.feedback = .acknowledged
+            $0.phase = .checkedIn(Countdown(deadline: pressedAt.wall + Self.day, remaining: Self.day))
+        }
+        await store.receive(.delegate(.checkInStored(record)))
+        await clock.advance(by: .milliseconds(1500))
+        await store.receive(.feedbackFinished) { $0.feedback = nil }
+
+        // NTP slews a clock that was right all along: trusted from now on, nothing stepped, no news.
+        wallClock.step(by: .zero, synchronized: true)
+        await clock.advance(by: Self.day - Self.hour * 2 - .milliseconds(1500))
+        await store.receive(.phaseBoundaryReached) {
+            $0.phase = .reminder(Countdown(deadline: pressedAt.wall + Self.day, remaining: Self.hour * 2))
+        }
+        await store.receive(.wallTimesReanchored(.success(1)))
+        await store.receive(.loadCheckInHistory) { $0.isLoadingHistory = true }
+        pressedAt.wallClockSynchronized = true
+        let reanchored = CheckInRecord(id: id(1), at: pressedAt, source: .button)
+        await store.receive(.checkInHistoryResponse(.success([reanchored]))) {
+            $0.isLoadingHistory = false
+            $0.history = [reanchored]
+        }
+        XCTAssertEqual(fake.records, [reanchored])
+        await stop(store)
+    }
 }
 
 /// Readings that contradict each other: the device cannot tell how much time passed, so it says so

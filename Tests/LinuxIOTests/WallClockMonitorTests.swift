@@ -29,3 +29,27 @@ final class WallClockMonitorTests: XCTestCase {
         monitor.stop()  // idempotent
     }
 }
+
+extension WallClockMonitorTests {
+    /// systemd-timesyncd's flag appearing is seen at once, however long the next look is away.
+    func testAFlagFileAppearingInTheWatchedDirectoryIsSeenWithoutWaitingForTheNextLook() throws {
+        let directory = try TemporaryDirectory(prefix: "lifesignal-timesync")
+        let flag = directory.path + "/synchronized"
+        let changes = Atomic<Int>(0)
+        let monitor = try WallClockMonitor.start(
+            synchronization: WallClockSynchronization(flagDirectory: directory.path) { access(flag, F_OK) == 0 },
+            unsynchronizedCheck: .seconds(3600),
+            onChange: { changes.add(1, ordering: .sequentiallyConsistent) }
+        )
+        defer { monitor.stop() }
+        XCTAssertTrue(FileManager.default.createFile(atPath: flag, contents: nil))
+        try waitUntilBlocking("the flag file is noticed") { changes.load(ordering: .sequentiallyConsistent) == 1 }
+    }
+
+    /// A clock that stays unsynchronised is looked at ever less often: after 1 min, then doubling
+    /// up to about an hour, so a device without network does not wake every minute for years.
+    func testLooksAtAnUnsynchronisedClockSlowDownToAboutAnHour() {
+        let intervals = (0..<9).map { WallClockMonitor.checkInterval(afterQuietChecks: $0) }
+        XCTAssertEqual(intervals, [60, 120, 240, 480, 960, 1920, 3840, 3840, 3840].map { Duration.seconds($0) })
+    }
+}
