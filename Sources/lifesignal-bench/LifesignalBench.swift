@@ -67,7 +67,10 @@ final class Bench {
             try daemonPhases()
         }
         if options.phases.contains("presses") {
-            try await PressBenchmark(directory: directory + "/presses", count: options.presses).run()
+            try await PressBenchmark(directory: directory + "/presses", count: options.presses,
+                                     reference: options.referencePython.flatMap { python in
+                                         options.referenceScript.map { PressBenchmark.Reference(python: python, script: $0) }
+                                     }).run()
         }
         if options.phases.contains("backlog") {
             try await BacklogBenchmark(directory: directory + "/backlog", binaries: options.binaries,
@@ -270,9 +273,4 @@ final class Bench {
         (ProcFS.read("/proc/loadavg") ?? "?").split(separator: " ").prefix(3).joined(separator: " ")
     }
 
-    func format(_ value: Double) -> String {
-        let hundredths = Int((value * 100).rounded())
-        let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
-    }
 }

@@ -13,12 +13,16 @@ struct Options {
     var idleConnections = 1000
     var statusRequests = 200
     var workDirectory = "/tmp"
+    /// A Python with gpiozero (scripts/bench makes one) and the reference press program it runs.
+    var referencePython: String?
+    var referenceScript: String?
     var phases: Set<String> = ["ready", "idle", "check-ins", "presses", "backlog", "uplink", "idle-connections", "sizes"]
 
     static let usage = """
         usage: lifesignal-bench [--binaries DIR] [--presses N] [--check-ins N] [--memory-every N] [--idle-seconds S]
                                 [--ready-runs N] [--backlog N] [--batch-size N] [--status-interval MS]
                                 [--idle-connections N] [--status-requests N] [--work-dir DIR]
+                                [--reference-python PYTHON --reference-script FILE]
                                 [--phases ready,idle,check-ins,presses,backlog,uplink,idle-connections,sizes]
           --binaries     folder with the lifesignald to measure (default: this program's folder)
           --memory-every print resident memory after every N check-ins (default 5000): the growth curve
@@ -28,6 +32,8 @@ struct Options {
           --idle-connections  connections held open without a request in that phase (default 1000);
                          --status-requests N status requests timed without and with them (default 200)
           --work-dir     where the temporary store goes; must be a real disk (not tmpfs) for write figures
+          --reference-python, --reference-script  the presses phase also runs this reference program
+                         (scripts/reference/press-reference.py, gpiozero + sqlite3) and prints the ratios
           Set LIFESIGNAL_EXECUTOR=dispatch to measure with the runtime's Dispatch executors instead.
         """
 
@@ -54,6 +60,8 @@ struct Options {
             case "--idle-connections": idleConnections = try number()
             case "--status-requests": statusRequests = try number()
             case "--work-dir": workDirectory = value
+            case "--reference-python": referencePython = value
+            case "--reference-script": referenceScript = value
             case "--phases": phases = Set(value.split(separator: ",").map(String.init))
             default: throw UsageError("unknown option \(argument)\n\(Self.usage)")
             }

@@ -18,6 +18,13 @@ import Logging
 struct PressBenchmark {
     let directory: String
     let count: Int
+    /// The yardstick: a minimal Python program doing the same for a press (scripts/reference).
+    let reference: Reference?
+
+    struct Reference {
+        var python: String
+        var script: String
+    }
 
     func run() async throws {
         let config = try DaemonConfig.write(in: directory)
@@ -110,8 +117,34 @@ struct PressBenchmark {
         // since the last press (the back-to-back disk reference printed first is the disk at its best).
         print("of which the machine's: the debounce timer's wake after its deadline (\(milliseconds(simulator.debounce)) sleeps on the device's executor): \(try await Self.timerLateness(sleeping: simulator.debounce).summary)")
         let spacing = pressPeriod - .milliseconds(1)
-        print("and the disk's: 4 × 4 KiB in place + fdatasync, one every \(milliseconds(spacing)) like the presses: \(try DiskBaseline.measureInPlace(in: directory, count: 200, spacing: spacing).summary)")
+        let disk = try DiskBaseline.measureInPlace(in: directory, count: 200, spacing: spacing)
+        print("and the disk's: 4 × 4 KiB in place + fdatasync, one every \(milliseconds(spacing)) like the presses: \(disk.summary)")
+        print("target: p99 ≤ 1.5 × the spaced disk's p99: \(format(ratio(fromAcceptedRelease.percentile(99), disk.percentile(99)))) ×")
+        if let reference {
+            let figures = try runReference(reference, spacing: spacing)
+            print("reference (Python, gpiozero mock pins, sqlite3 WAL + FULL, LED after the commit; same presses, same disk): \(figures)")
+            if let p50 = figures.p50, let p99 = figures.p99 {
+                print("target: below the reference at p50 and p99: daemon/reference p50 "
+                      + "\(format(ratio(fromAcceptedRelease.percentile(50), p50))) ×, p99 \(format(ratio(fromAcceptedRelease.percentile(99), p99))) ×")
+            }
+        } else {
+            print("reference program not run (scripts/bench runs it: --reference-python, --reference-script)")
+        }
         print("")
+    }
+
+    /// Runs the reference program with the same press count and spacing, in the same work folder.
+    private func runReference(_ reference: Reference, spacing: Duration) throws -> ReferenceFigures {
+        let output = directory + "/reference.out"
+        let child = try Child(executable: reference.python,
+                              arguments: [reference.script, directory + "/reference", String(count), String(spacing.wholeMilliseconds)],
+                              environment: [], log: output)
+        let code = child.wait()
+        let text = (try? readTextFile(output).get()) ?? ""
+        guard code == 0, let line = text.split(separator: "\n").last(where: { $0.hasPrefix("reference: ") }) else {
+            throw BenchError("the reference program failed (exit \(code)): \(text)")
+        }
+        return ReferenceFigures(line: String(line))
     }
 
     /// Waits (at most 10 s) until the device shows its phase: the store probed and loaded.
@@ -152,4 +185,38 @@ struct PressBenchmark {
         }
         return nil
     }
+}
+
+/// "reference: n=N p50=Xus p99=Yus max=Zus", read back.
+struct ReferenceFigures: CustomStringConvertible {
+    var p50: Duration?
+    var p99: Duration?
+    var maximum: Duration?
+    var count: Int?
+
+    init(line: String) {
+        for field in line.split(separator: " ") {
+            let parts = field.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            let microseconds = Int64(parts[1].dropLast(2)).map { Duration.microseconds($0) }
+            switch parts[0] {
+            case "n": count = Int(parts[1])
+            case "p50": p50 = microseconds
+            case "p99": p99 = microseconds
+            case "max": maximum = microseconds
+            default: break
+            }
+        }
+    }
+
+    var description: String {
+        guard let p50, let p99, let maximum, let count else { return "unreadable" }
+        return "p50 \(milliseconds(p50))  p99 \(milliseconds(p99))  max \(milliseconds(maximum))  (n = \(count))"
+    }
+}
+
+/// `a / b` as a number, for "how many times" lines.
+func ratio(_ a: Duration, _ b: Duration) -> Double {
+    let denominator = Double(b.wholeMicroseconds)
+    return denominator == 0 ? .infinity : Double(a.wholeMicroseconds) / denominator
 }

@@ -34,3 +34,11 @@ func megabytes(kilobytes: Int) -> String {
     let tenths = (kilobytes * 10 + 512) / 1024
     return "\(tenths / 10).\(tenths % 10) MiB"
 }
+
+/// A non-negative number with two decimals, without Foundation's formatter.
+func format(_ value: Double) -> String {
+    guard value.isFinite else { return "∞" }
+    let hundredths = Int((value * 100).rounded())
+    let fraction = hundredths % 100
+    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+}
