@@ -24,9 +24,26 @@ let strictSettings: [SwiftSetting] = [
 /// the typealias. Allowed because this is the root package.
 let customExecutorSettings: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-availability-checking"])]
 
+/// The shipped executables' release link (BENCHMARKS.md, "Memory and size"): lld packs the ~47,000
+/// relative relocations of a static Swift binary into a DT_RELR table (0.9 MB → 7 KB; glibc ≥ 2.36,
+/// as in Debian 12 and Raspberry Pi OS bookworm), and nothing is exported dynamically (0.9 MB of
+/// symbol names and hashes nobody looks up: no plugin links against the daemon, and a static
+/// binary has no runtime backtracer to name frames).
+let shippedExecutableLink: [LinkerSetting] = [.unsafeFlags(
+    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+    .when(configuration: .release))]
+
+/// What the daemon links does without the standard library's _StringProcessing (Regex and the
+/// string algorithms built on it): linked statically, it and the Unicode name tables it needs are
+/// about 1.5 MB of the binary (BENCHMARKS.md, "Memory and size"). The operator's CLI, the
+/// reference backend, the benchmark and the tests may use it.
+let noStringProcessing: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])]
+let modulesOutsideTheDaemon: Set<String> = ["OperatorCLI", "DevServer", "TestSupport"]
+
 extension Target {
     static func module(_ name: String, _ deps: [Target.Dependency] = []) -> Target {
-        .target(name: name, dependencies: deps, swiftSettings: strictSettings)
+        .target(name: name, dependencies: deps,
+                swiftSettings: strictSettings + (modulesOutsideTheDaemon.contains(name) ? [] : noStringProcessing))
     }
     static func tests(_ name: String, _ deps: [Target.Dependency]) -> Target {
         .testTarget(name: name, dependencies: deps, swiftSettings: strictSettings)
@@ -127,7 +144,7 @@ let package = Package(
         // docs/architecture.md and BENCHMARKS.md). Uses Swift 6.3's experimental executor SPI.
         .systemLibrary(name: "CEventLoopSupport"),
         .target(name: "SingleThreadExecutor", dependencies: ["CEventLoopSupport", "LinuxIO"],
-                swiftSettings: strictSettings + customExecutorSettings),
+                swiftSettings: strictSettings + customExecutorSettings + noStringProcessing),
         // The device API's wire format (docs/device-api.yaml), shared by the device and the dev server.
         .module("DeviceAPI", ["CheckInModels", "JSONCoding"]),
         // curl.h only (libcurl4-openssl-dev): no pkgConfig, whose `--libs` would link libcurl.
@@ -156,8 +173,10 @@ let package = Package(
         .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO",
                                  "SQLiteDatabase", "CLinuxSupport", "UplinkClient", "UplinkLive", argumentParser]),
         .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "DeviceLive", "LinuxIO", "SingleThreadExecutor", "CheckInModels"],
-                          swiftSettings: strictSettings + customExecutorSettings),
-        .executableTarget(name: "lifesignalctl", dependencies: ["OperatorCLI"], swiftSettings: strictSettings),
+                          swiftSettings: strictSettings + customExecutorSettings + noStringProcessing,
+                          linkerSettings: shippedExecutableLink),
+        .executableTarget(name: "lifesignalctl", dependencies: ["OperatorCLI"], swiftSettings: strictSettings,
+                          linkerSettings: shippedExecutableLink),
         // scripts/bench: drives the release daemon and measures latency, memory, wake-ups, writes.
         .executableTarget(name: "lifesignal-bench", dependencies: [
             "DeviceRuntime", "DeviceLogging", "DeviceLive", "DeviceFeature", "DeviceConfig", "DeviceClock", "DeviceClockLive", "GPIOSimulated", "ControlSocket",

@@ -120,6 +120,6 @@ enum RowCopy {
 
     /// Names come from the schema, but quoting keeps them names whatever they are.
     private static func quoted(_ name: String) -> String {
-        "\"" + name.replacing("\"", with: "\"\"") + "\""
+        "\"" + name.flatMap { $0 == "\"" ? "\"\"" : String($0) } + "\""
     }
 }

@@ -16,8 +16,11 @@ public func contextSwitches(ofThreadsNamed name: String) -> Int? {
               case let .success(status) = readTextFile("/proc/self/task/\(tid)/status", limit: 65_536)
         else { continue }
         found = true
-        for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
-            total += Int(line.split(separator: ":")[1].filter { !$0.isWhitespace }) ?? 0
+        // "voluntary_ctxt_switches:\t12" and "nonvoluntary_ctxt_switches:\t3".
+        for line in status.split(separator: "\n") {
+            let field = line.split(separator: ":", maxSplits: 1)
+            guard field.count == 2, field[0].hasSuffix("ctxt_switches") else { continue }
+            total += Int(field[1].filter { !$0.isWhitespace }) ?? 0
         }
     }
     return found ? total : nil

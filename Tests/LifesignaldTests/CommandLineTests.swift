@@ -57,14 +57,15 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
-    /// The daemon carries no Foundation and no general argument parser (BENCHMARKS.md, "Memory and
-    /// size"): a dependency that brings either back fails here, not in a benchmark nobody reads.
-    func testTheDaemonLinksNeitherFoundationNorTheArgumentParser() throws {
+    /// The daemon carries no Foundation, no general argument parser and no Regex engine
+    /// (BENCHMARKS.md, "Memory and size"): a dependency that brings one back fails here, not in a
+    /// benchmark nobody reads.
+    func testTheDaemonLinksNeitherFoundationNorTheArgumentParserNorRegex() throws {
         let binary = DaemonHarness.binaries.appendingPathComponent("lifesignald").path
         let symbols = try run("/usr/bin/nm", [binary])  // undefined ones too: debug builds link the libraries dynamically
         XCTAssertEqual(symbols.code, 0, symbols.errors)
         XCTAssertTrue(symbols.output.contains("Lifesignald"), "nm listed no symbols of the daemon itself")
-        for module in ["20FoundationEssentials", "10Foundation", "14ArgumentParser"] {
+        for module in ["20FoundationEssentials", "10Foundation", "14ArgumentParser", "17_StringProcessing", "12_RegexParser"] {
             let found = symbols.output.split(separator: "\n").filter { $0.contains("$s\(module)") }
             XCTAssertTrue(found.isEmpty, "lifesignald links \(module.drop { $0.isNumber }): \(found.prefix(3))")
         }
