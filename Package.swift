@@ -177,6 +177,10 @@ let package = Package(
                           linkerSettings: shippedExecutableLink),
         .executableTarget(name: "lifesignalctl", dependencies: ["OperatorCLI"], swiftSettings: strictSettings,
                           linkerSettings: shippedExecutableLink),
+        // The floor lifesignald's memory and size are compared with (scripts/bench): a static Swift
+        // program holding a SQLite store and nothing else, linked like the daemon.
+        .executableTarget(name: "lifesignal-floor", dependencies: ["SQLiteDatabase"],
+                          swiftSettings: strictSettings + noStringProcessing, linkerSettings: shippedExecutableLink),
         // scripts/bench: drives the release daemon and measures latency, memory, wake-ups, writes.
         .executableTarget(name: "lifesignal-bench", dependencies: [
             "DeviceRuntime", "DeviceLogging", "DeviceLive", "DeviceFeature", "DeviceConfig", "DeviceClock", "DeviceClockLive", "GPIOSimulated", "ControlSocket",

@@ -127,6 +127,8 @@ final class Bench {
         let mappings = ProcFS.residentByMapping(daemon.pid).filter { $0.kilobytes >= 64 }
             .map { "\($0.name) \(megabytes(kilobytes: $0.kilobytes))" }
         print("by mapping: \(mappings.joined(separator: ", "))")
+        print("target: ≤ 10 MiB with no uplink: \(rssAfterStart <= 10 * 1024 ? "met" : "not met")")
+        floorMemory()
 
         // A check-in puts the device in a steady phase (checked in: green on, next change in 23 h).
         _ = try request(.checkIn, config: config)
@@ -233,11 +235,30 @@ final class Bench {
         "\(megabytes(kilobytes: ProcFS.residentKilobytes(daemon.pid) ?? -1)) (\(ProcFS.residentBreakdown(daemon.pid)))"
     }
 
+    /// The floor: lifesignal-floor, a static Swift program that holds a SQLite store and nothing
+    /// else, linked like the daemon: what no change to the daemon's own code can get below.
+    func floorMemory() {
+        let path = options.binaries + "/lifesignal-floor"
+        let log = directory + "/floor.log"
+        guard access(path, X_OK) == 0,
+              let floor = try? Child(executable: path, arguments: [directory + "/floor.sqlite"], environment: [], log: log)
+        else {
+            print("floor: lifesignal-floor is not built (scripts/bench builds it)")
+            return
+        }
+        defer { floor.stop() }
+        let start = monotonic()
+        while monotonic() - start < .seconds(10), !(ProcFS.read(log) ?? "").contains("ready") { pause(.milliseconds(5)) }
+        pause(.seconds(1))
+        print("floor (lifesignal-floor: static Swift runtime, libc, libstdc++, SQLite with one row, nothing else): "
+              + "\(megabytes(kilobytes: ProcFS.residentKilobytes(floor.pid) ?? -1)) (\(ProcFS.residentBreakdown(floor.pid)))")
+    }
+
     // MARK: Sizes
 
     func binarySizes() {
-        print("## Binary sizes (release, --static-swift-stdlib)")
-        for name in ["lifesignald", "lifesignalctl"] {
+        print("## Binary sizes (release, --static-swift-stdlib; target: lifesignald ≤ 10 MiB stripped)")
+        for name in ["lifesignald", "lifesignalctl", "lifesignal-floor"] {
             let path = options.binaries + "/" + name
             var info = stat()
             guard stat(path, &info) == 0 else {
