@@ -138,7 +138,7 @@ final class Bench {
         pause(.seconds(11))
 
         if options.phases.contains("idle") {
-            idle(daemon, seconds: options.idleSeconds)
+            idle(daemon, seconds: options.idleSeconds, clock: clockState())
         }
         if options.phases.contains("check-ins") {
             try checkIns(daemon, config: config, count: options.checkIns)
@@ -146,6 +146,43 @@ final class Bench {
         let code = daemon.stop()
         print("SIGTERM: exit code \(code)")
         print("")
+        if options.phases.contains("idle") {
+            try idleWithSynchronisedClock(config: config)
+        }
+    }
+
+    /// Whether this machine's clock counts as synchronised, as the daemon decides it.
+    func clockState() -> String {
+        WallClockSynchronization.system.isSynchronized()
+            ? "the clock is synchronised" : "this machine's clock is not synchronised (no NTP client)"
+    }
+
+    /// The idle window again on a daemon that finds systemd-timesyncd's "synchronised" flag, as on
+    /// a board with network: the flag is made on a private /run in a mount namespace of its own
+    /// (unshare, as root), nothing on the machine changes. Without root it says so and skips.
+    func idleWithSynchronisedClock(config: DaemonConfig) throws {
+        guard geteuid() == 0, access("/usr/bin/unshare", X_OK) == 0 else {
+            print("## Idle with a synchronised clock: skipped (needs root and unshare for a private /run)")
+            print("")
+            return
+        }
+        let script = "mount -t tmpfs -o mode=0755 tmpfs /run && mkdir -p /run/systemd/timesync "
+            + "&& touch /run/systemd/timesync/synchronized && exec \"$@\""
+        let log = directory + "/daemon-synchronised.log"
+        let child = try Child(executable: "/usr/bin/unshare",
+                              arguments: ["--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh",
+                                          daemonPath, "--config", config.path],
+                              environment: daemonEnvironment(), log: log)
+        let start = monotonic()
+        while (try? request(.status, config: config)) == nil {
+            guard monotonic() - start < .seconds(10) else { throw BenchError("the namespaced lifesignald did not answer; see \(log)") }
+            pause(.milliseconds(1))
+        }
+        _ = try request(.checkIn, config: config)
+        pause(.seconds(11))  // the acknowledgement and the control handler's answer timeout, as above
+        idle(child, seconds: options.idleSeconds, clock: "the clock synchronised by systemd-timesyncd's flag (private /run)")
+        let code = child.stop()
+        guard code == 0 else { throw BenchError("the namespaced lifesignald exited with \(code); see \(log)") }
     }
 
     func startDaemon(config: DaemonConfig, log: String) throws -> (Child, Duration) {
@@ -170,9 +207,9 @@ final class Bench {
         return response
     }
 
-    func idle(_ daemon: Child, seconds: Int) {
+    func idle(_ daemon: Child, seconds: Int, clock: String) {
         print("")
-        print("## Idle, steady phase (checked in, green LED on), \(seconds) s")
+        print("## Idle, steady phase (checked in, green LED on), \(seconds) s; \(clock)")
         let switchesBefore = ProcFS.threadSwitches(daemon.pid)
         let writtenBefore = ProcFS.writeBytes(daemon.pid) ?? 0
         pause(.seconds(seconds))
