@@ -3,7 +3,8 @@
 //
 // Modules by responsibility (see docs/architecture.md):
 //   pure logic        ComposableCore, Backoff, CheckInModels, CheckInFeature, NotificationsFeature, UploadFeature,
-//                     HeartbeatFeature, PingListenerFeature, SettingsSyncFeature, LEDLanguage, ConfigFile, DeviceConfig
+//                     HeartbeatFeature, PingListenerFeature, SettingsSyncFeature, HealthchecksSyncFeature, LEDLanguage,
+//                     ConfigFile, DeviceConfig
 //   client interfaces DeviceClock, GPIOClient, CheckInStoreClient, UplinkClient
 //   live clients      DeviceClockLive, GPIOSimulated (+ SimulatorTerminal), CheckInStoreLive (over
 //                     SQLiteDatabase/CSQLite), GPIOLibgpiod (over CGPIOD), UplinkLive (over libcurl/CCurl,
@@ -78,12 +79,14 @@ let package = Package(
         .module("HeartbeatFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "UplinkClient"]),
         .module("PingListenerFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "CheckInStoreClient", "UplinkClient", "Backoff"]),
         .module("SettingsSyncFeature", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "UplinkClient"]),
+        // The device's own healthchecks checks, kept in step with its settings.
+        .module("HealthchecksSyncFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "UplinkClient", "Backoff"]),
         .module("StoreHealthFeature", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "Backoff"]),
         .module("GPIOFeature", ["ComposableCore", "CheckInModels", "GPIOClient", "DeviceClock", "Backoff"]),
         .module("DeviceFeature", ["ComposableCore", "CheckInModels", "CheckInFeature", "StoreHealthFeature", "GPIOFeature",
                                   "NotificationsFeature", "UploadFeature", "HeartbeatFeature", "PingListenerFeature",
                                   "SettingsSyncFeature", "CheckInStoreClient", "GPIOClient", "UplinkClient", "DeviceClock",
-                                  "DeviceConfig", "LEDLanguage", "Backoff"]),
+                                  "DeviceConfig", "LEDLanguage", "Backoff", "HealthchecksSyncFeature"]),
         .module("ConfigFile"),
         .module("DeviceConfig", ["ConfigFile", "CheckInModels", "LEDLanguage"]),
 
@@ -143,7 +146,7 @@ let package = Package(
                                "LinuxIO", log]),
         .module("DeviceLogging", ["ComposableCore", log]),
         .module("DeviceControl", ["DeviceFeature", "CheckInFeature", "NotificationsFeature", "UploadFeature", "HeartbeatFeature",
-                                  "CheckInModels", "CheckInStoreClient", "ComposableCore", "ControlProtocol", "DeviceClock",
+                                  "HealthchecksSyncFeature", "UplinkClient", "CheckInModels", "CheckInStoreClient", "ComposableCore", "ControlProtocol", "DeviceClock",
                                   "LEDDriver"]),
         .module("ControlProtocol", ["CheckInModels"]),
         .module("ControlSocket", ["LinuxIO", "CheckInModels"]),
@@ -177,6 +180,7 @@ let package = Package(
         .tests("UploadFeatureTests", ["UploadFeature", "ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "UplinkClient", "Backoff", "TestSupport", clocks, concurrencyExtras]),
         .tests("HeartbeatFeatureTests", ["HeartbeatFeature", "ComposableCore", "CheckInModels", "DeviceClock", "UplinkClient", "TestSupport", clocks, concurrencyExtras]),
         .tests("PingListenerFeatureTests", ["PingListenerFeature", "ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "UplinkClient", "Backoff", "TestSupport", clocks, concurrencyExtras]),
+        .tests("HealthchecksSyncFeatureTests", ["HealthchecksSyncFeature", "ComposableCore", "CheckInModels", "DeviceClock", "UplinkClient", "Backoff", "TestSupport", concurrencyExtras]),
         .tests("SettingsSyncFeatureTests", ["SettingsSyncFeature", "ComposableCore", "CheckInModels", "CheckInStoreClient", "UplinkClient", "TestSupport", concurrencyExtras]),
         .tests("StoreHealthFeatureTests", ["StoreHealthFeature", "CheckInStoreClient", "CheckInModels", "DeviceClock", "TestSupport", clocks]),
         .tests("GPIOFeatureTests", ["GPIOFeature", "GPIOClient", "DeviceClock", "TestSupport", clocks]),

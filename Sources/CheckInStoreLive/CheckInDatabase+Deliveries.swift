@@ -102,7 +102,7 @@ extension CheckInDatabase {
           AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.target = ?1 AND d.check_in_id = c.id)
         """
 
-    private func changeEach<Item>(_ items: [Item], _ sql: String, while action: String,
+    func changeEach<Item>(_ items: [Item], _ sql: String, while action: String,
                                   values: (Item) -> [SQLiteValue]) throws(StoreFailure) -> Int {
         try write(action) { () throws(SQLiteError) -> Int in
             let statement = try connection.prepare(sql)
@@ -122,7 +122,7 @@ extension CheckInDatabase {
         }
     }
 
-    private func fetch<Row>(_ sql: String, _ values: [SQLiteValue], while action: String,
+    func fetch<Row>(_ sql: String, _ values: [SQLiteValue], while action: String,
                             row read: (Statement) throws(SQLiteError) -> Row) throws(StoreFailure) -> [Row] {
         do throws(SQLiteError) {
             let select = try connection.prepare(sql)
