@@ -48,23 +48,14 @@ extension CheckInDatabase {
         }
     }
 
-    /// Alerts no configured target has taken yet, oldest first: what the LEDs show as "sending".
-    /// `backend`: the backend is a target (its acknowledgement is `alerts.uploaded_at_us`);
-    /// `targets`: the further targets. With no target at all, every alert the backend has not
-    /// taken (nothing else could have).
-    public func undeliveredAlerts(backend: Bool, targets: [String], limit: Int) throws(StoreFailure) -> [AlertRecord] {
-        var conditions: [String] = []
-        if backend || targets.isEmpty { conditions.append("a.uploaded_at_us IS NULL") }
-        var values: [SQLiteValue] = [.integer(Int64(clamping: limit))]
-        for target in targets {
-            values.append(.text(target))
-            conditions.append("NOT EXISTS (SELECT 1 FROM alert_deliveries d WHERE d.target = ?\(values.count) "
-                              + "AND d.alert_id = a.id AND d.delivered_at_us IS NOT NULL)")
-        }
-        return try fetch("""
-            SELECT \(AlertRow.columns) FROM alerts a WHERE \(conditions.joined(separator: " AND "))
+    /// Alerts no target has taken yet, oldest first: what the LEDs show as "sending". One taken
+    /// by a target configured then and not now still reached someone, so it is not sent as new.
+    public func undeliveredAlerts(limit: Int) throws(StoreFailure) -> [AlertRecord] {
+        try fetch("""
+            SELECT \(AlertRow.columns) FROM alerts a WHERE a.uploaded_at_us IS NULL
+              AND NOT EXISTS (SELECT 1 FROM alert_deliveries d WHERE d.alert_id = a.id AND d.delivered_at_us IS NOT NULL)
             ORDER BY a.insertion_order LIMIT ?1
-            """, values, while: "read the alerts no target has taken") { row throws(SQLiteError) in
+            """, [.integer(Int64(clamping: limit))], while: "read the alerts no target has taken") { row throws(SQLiteError) in
             try AlertRow.record(from: row)
         }
     }

@@ -113,6 +113,16 @@ public struct LiveDevice: Sendable {
         _ configuration: HealthchecksConfiguration?, clock: DeviceClock, transports: inout [CurlTransport]
     ) throws(StartupError) -> HealthchecksClients? {
         guard let configuration else { return nil }
+        var managed: ManagedChecks?
+        if let management = configuration.management {
+            let key: DeviceToken
+            do {
+                key = try DeviceToken.readHealthchecksAPIKey(path: management.apiKeyFile)
+            } catch {
+                throw .config(error.message)
+            }
+            managed = try ManagedChecksBox.make(management, key: key, timeout: configuration.timeout, transports: &transports)
+        }
         // A thread of its own: a slow backend never delays the healthchecks pings, nor the reverse.
         let transport: CurlTransport
         do {
@@ -121,12 +131,34 @@ public struct LiveDevice: Sendable {
             throw .uplink("healthchecks", error)
         }
         transports.append(transport)
-        func client(_ url: String) -> UplinkClient {
-            .healthchecks(url: url, timeout: configuration.timeout, lateAfter: configuration.lateAfter,
-                          now: clock.now, transport: transport)
+        func client(_ target: PingTarget) -> UplinkClient {
+            .healthchecks(target, timeout: configuration.timeout, lateAfter: configuration.lateAfter, now: clock.now,
+                          transport: transport)
         }
-        return HealthchecksClients(checkIns: configuration.checkInURL.map(client),
-                                   heartbeat: configuration.heartbeatURL.map(client))
+        func target(_ url: String?, _ role: CheckRole) -> PingTarget? {
+            if let managed { return .managed(role, managed) }
+            return url.map(PingTarget.url)
+        }
+        return HealthchecksClients(checkIns: target(configuration.checkInURL, .checkIn).map(client),
+                                   heartbeat: target(configuration.heartbeatURL, .heartbeat).map(client),
+                                   alert: target(configuration.alertURL, .alert).map(client),
+                                   management: managed?.client)
+    }
+}
+
+/// The management API's own transport and the checks it keeps (`[healthchecks] api_key_file`).
+enum ManagedChecksBox {
+    static func make(_ management: HealthchecksManagement, key: DeviceToken, timeout: Duration,
+                     transports: inout [CurlTransport]) throws(StartupError) -> ManagedChecks {
+        let transport: CurlTransport
+        do {
+            transport = try CurlTransport(threadName: "healthchecks-api")
+        } catch {
+            throw .uplink("healthchecks", error)
+        }
+        transports.append(transport)
+        return ManagedChecks(site: management.apiURL, key: key, slugPrefix: management.slugPrefix, timeout: timeout,
+                             transport: transport)
     }
 }
 

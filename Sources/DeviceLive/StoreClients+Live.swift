@@ -24,7 +24,8 @@ extension StoreClients {
                 pendingPings: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingPings() } }),
             alerts: AlertStoreClient(
                 record: { new throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.recordAlert(new) } },
-                pending: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingAlerts(limit: 100) } }),
+                // "Sending" until any target took it (the backend, the alert check).
+                pending: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.undeliveredAlerts(limit: 100) } }),
             notifications: .live(opening: { () throws(StoreFailure) in try await owner.open() }),
             maintenance: StoreMaintenanceClient(
                 probe: { () throws(StoreFailure) in
@@ -63,11 +64,14 @@ extension StoreClients {
                 markRefused: { _ in 0 },
                 refused: { _ in [] },
                 refusedCount: { 0 }),
-            healthchecksQueue: .deliveries(to: healthchecksTarget, owner))
+            healthchecksQueue: .deliveries(to: healthchecksTarget, owner),
+            healthchecksAlertQueue: .alertDeliveries(to: healthchecksAlertTarget, owner))
     }
 
     /// The delivery target name of the healthchecks check-in check in the store.
     public static let healthchecksTarget = "healthchecks"
+    /// The delivery target name of the healthchecks alert check in the store.
+    public static let healthchecksAlertTarget = "healthchecks-alert"
 }
 
 extension UploadQueueClient where Item == CheckInRecord {
@@ -102,5 +106,39 @@ extension UploadQueueClient where Item == CheckInRecord {
             refusedCount: { () throws(StoreFailure) in
                 try await registered { database throws(StoreFailure) in try database.refusedDeliveries(target: target, limit: .max).count }
             })
+    }
+}
+
+extension UploadQueueClient where Item == AlertRecord {
+    /// The help alerts still to be delivered to a further `target` (a healthchecks alert check).
+    /// The target is registered on first use (idempotent): it starts with the alerts nobody took.
+    static func alertDeliveries(to target: String, _ owner: CheckInStoreOwner) -> UploadQueueClient {
+        let isRegistered = Mutex(false)
+        @Sendable func registered<T: Sendable>(
+            _ body: @escaping @Sendable (isolated CheckInDatabase) throws(StoreFailure) -> T
+        ) async throws(StoreFailure) -> T {
+            let needed = !isRegistered.withLock { $0 }
+            return try await owner.perform { database throws(StoreFailure) in
+                if needed {
+                    try database.registerAlertDeliveryTarget(target)
+                    isRegistered.withLock { $0 = true }
+                }
+                return try body(database)
+            }
+        }
+        return UploadQueueClient(
+            pending: { limit throws(StoreFailure) in
+                try await registered { database throws(StoreFailure) in try database.pendingAlertDeliveries(target: target, limit: limit) }
+            },
+            markUploaded: { ids, time throws(StoreFailure) in
+                try await registered { database throws(StoreFailure) in try database.markAlertsDelivered(target: target, ids: ids, at: time) }
+            },
+            depth: { () throws(StoreFailure) in
+                try await registered { database throws(StoreFailure) in try database.pendingAlertDeliveryCount(target: target) }
+            },
+            // A help alert is taken or not as a whole: never refused by id.
+            markRefused: { _ in 0 },
+            refused: { _ in [] },
+            refusedCount: { 0 })
     }
 }

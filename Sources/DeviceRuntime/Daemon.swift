@@ -19,6 +19,10 @@ public enum Daemon {
         let sink = LogSink()
         let logger = makeLogger(loaded.configuration, environment: environment, sink: sink)
         logger.info("configuration: \(loaded.path ?? "embedded defaults (no config file)")")
+        // Said at every start: a device that can reach nobody must never look as if it could.
+        for finding in loaded.configuration.reachFindings {
+            logger.warning("\(finding.message); \(finding.fix)", metadata: ["reach": "\(finding.check)"])
+        }
         let daemon: Instance
         do {
             daemon = try await make(loaded.configuration, environment: environment, sleep: sleep, logger: logger, sink: sink)
