@@ -105,6 +105,9 @@ extension UploadQueueClient where Item == CheckInRecord {
             refused: { limit throws(StoreFailure) in try await registered { database throws(StoreFailure) in try database.refusedDeliveries(target: target, limit: limit) } },
             refusedCount: { () throws(StoreFailure) in
                 try await registered { database throws(StoreFailure) in try database.refusedDeliveries(target: target, limit: .max).count }
+            },
+            marks: { ids throws(StoreFailure) in
+                try await registered { database throws(StoreFailure) in try database.deliveryMarks(target: target, ids: ids) }
             })
     }
 }

@@ -48,7 +48,7 @@ extension UplinkClient {
             },
             sendHeartbeat: { heartbeat in
                 await pinger.ping("", body: "LifeSignal device heartbeat\nboot: \(heartbeat.bootID)\n"
-                    + "uptime: \(DurationText.humane(heartbeat.uptime))\nqueued check-ins: \(heartbeat.queueDepth)\n")
+                    + "uptime: \(DurationText.humane(heartbeat.uptime))\ncheck-ins not yet delivered: \(heartbeat.queueDepth)\n")
             }
         )
     }

@@ -121,7 +121,7 @@ final class HealthchecksDeliveryTests: XCTestCase {
         let ping = try XCTUnwrap(backend.server.healthchecksPings.first)
         XCTAssertEqual(ping.check, "\(HealthchecksProject.devPingKey)/lifesignal-heartbeat")
         XCTAssertEqual(ping.kind, "success")
-        XCTAssertTrue(ping.body.contains("queued check-ins: 0"), ping.body)
+        XCTAssertTrue(ping.body.contains("check-ins not yet delivered: 0"), ping.body)
         let reportAnswer = try await device.status().healthchecks
         let report = try XCTUnwrap(reportAnswer)
         XCTAssertEqual(report.heartbeat?.endpoint, "\(backend.baseURL)/…beat", "shortened: the ping URL is a secret")

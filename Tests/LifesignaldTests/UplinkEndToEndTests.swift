@@ -176,7 +176,7 @@ final class UplinkEndToEndTests: XCTestCase {
         XCTAssertEqual(status.healthchecks?.endpoint, "\(server.baseURL)/…6a10", "the ping URL is shown shortened")
         XCTAssertEqual(status.healthchecks?.heartbeat?.periodSeconds, 3600)
         let queue = try device.ctl(["queue"]).standardOutput
-        XCTAssertTrue(queue.contains("0 check-ins waiting for the healthchecks check"), queue)
+        XCTAssertTrue(queue.contains("0 check-ins waiting for their ping to the healthchecks check"), queue)
         XCTAssertFalse(device.log.contains("3f2a9c1e-0d6f"), "the ping URL is a secret")
         _ = device.stop()
     }

@@ -98,6 +98,7 @@ final class QueueFormattingTests: XCTestCase {
         let checkIn = CheckInReport(id: "0b7e1c2a-1111-4222-8333-444455556666", time: "2026-11-22T21:55:19Z",
                                     wallClockSynchronized: true, source: "button", uploaded: false, bootID: "b")
         var report = QueueReport(depth: 0, oldestPending: nil, uplink: nil)
+        report.hasBackend = true
         report.refused = [RefusedCheckInReport(checkIn: checkIn, message: "checkIns[0]: wallTime must be RFC 3339")]
         report.refusedCount = 1
         let text = Formatting.queue(report)

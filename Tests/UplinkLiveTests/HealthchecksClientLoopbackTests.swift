@@ -140,7 +140,7 @@ final class HealthchecksClientLoopbackTests: XCTestCase {
         XCTAssertEqual(ping.check, "\(HealthchecksProject.devPingKey)/lifesignal-heartbeat")
         XCTAssertTrue(ping.body.contains("uptime: 7 min 48 s"), ping.body)
         XCTAssertEqual(ping.kind, "success")
-        XCTAssertTrue(ping.body.contains("queued check-ins: 7"), ping.body)
+        XCTAssertTrue(ping.body.contains("check-ins not yet delivered: 7"), ping.body)
         XCTAssertTrue(ping.body.contains("boot: hc-boot"), ping.body)
         XCTAssertEqual(client.endpoint, "\(backend.baseURL)/…beat", "shortened: the ping URL is a secret")
     }
