@@ -133,6 +133,9 @@ public enum Daemon {
              state.healthchecksHeartbeat != nil),
             ("ping-listener", .pingListener(.start), .pingListener(.stop), state.pingListener != nil),
             ("settings-sync", .settingsSync(.start), .settingsSync(.stop), state.settingsSync != nil),
+            ("healthchecks-alert-upload", .healthchecksAlertUpload(.start), .healthchecksAlertUpload(.stop),
+             state.healthchecksAlertUpload != nil),
+            ("healthchecks-sync", .healthchecksSync(.start), .healthchecksSync(.stop), state.healthchecksSync != nil),
         ]
         for (name, start, stop, configured) in uplinkParts where configured {
             services.append(.init(service: FeatureService(name: name, store: store, start: start, stop: stop)))
