@@ -254,12 +254,10 @@ final class HealthchecksRoute: Sendable {
     }
 }
 
-/// healthchecks' uuid converter: lower-case hex in 8-4-4-4-12.
+/// healthchecks' uuid converter: lower-case hex in 8-4-4-4-12 (`CheckInID`'s own form).
 enum PingShape {
     static func isUUID(_ text: String) -> Bool {
-        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
-        return groups.map(\.count) == [8, 4, 4, 4, 12]
-            && groups.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isNumber || ("a"..."f").contains($0)) } }
+        CheckInID(text)?.description == text
     }
 }
 

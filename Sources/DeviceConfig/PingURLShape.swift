@@ -1,3 +1,4 @@
+import CheckInModels
 import ConfigFile
 
 /// What a healthchecks ping URL must look like: `<base>/<uuid>` or `<base>/<ping-key>/<slug>`,
@@ -103,10 +104,9 @@ enum PingURLShape {
                        + "did you mean \"\(meant)\"?")
     }
 
+    /// A uuid as healthchecks routes it: 8-4-4-4-12 lower-case hex (`CheckInID`'s own form).
     static func isUUID(_ text: String) -> Bool {
-        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
-        return groups.map(\.count) == [8, 4, 4, 4, 12]
-            && groups.allSatisfy { $0.allSatisfy { $0.isASCII && ($0.isNumber || ("a"..."f").contains($0)) } }
+        CheckInID(text)?.description == text
     }
 
     /// A project's ping key: healthchecks makes them 22 characters of base64url; shorter ones are

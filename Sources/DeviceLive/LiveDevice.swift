@@ -121,19 +121,15 @@ public struct LiveDevice: Sendable {
             } catch {
                 throw .config(error.message)
             }
-            managed = try ManagedChecksBox.make(management, key: key, timeout: configuration.timeout, transports: &transports)
+            managed = ManagedChecks(site: management.apiURL, key: key, slugPrefix: management.slugPrefix,
+                                    timeout: configuration.timeout,
+                                    transport: try transport("healthchecks-api", for: "healthchecks", into: &transports))
         }
         // A thread of its own: a slow backend never delays the healthchecks pings, nor the reverse.
-        let transport: CurlTransport
-        do {
-            transport = try CurlTransport(threadName: "healthchecks")
-        } catch {
-            throw .uplink("healthchecks", error)
-        }
-        transports.append(transport)
+        let pings = try transport("healthchecks", for: "healthchecks", into: &transports)
         func client(_ target: PingTarget) -> UplinkClient {
             .healthchecks(target, timeout: configuration.timeout, lateAfter: configuration.lateAfter, now: clock.now,
-                          transport: transport)
+                          transport: pings)
         }
         func target(_ url: String?, _ role: CheckRole) -> PingTarget? {
             if let managed { return .managed(role, managed) }
@@ -146,19 +142,17 @@ public struct LiveDevice: Sendable {
     }
 }
 
-/// The management API's own transport and the checks it keeps (`[healthchecks] api_key_file`).
-enum ManagedChecksBox {
-    static func make(_ management: HealthchecksManagement, key: DeviceToken, timeout: Duration,
-                     transports: inout [CurlTransport]) throws(StartupError) -> ManagedChecks {
-        let transport: CurlTransport
+extension LiveDevice {
+    /// An HTTP thread of its own, let go at shutdown with the others.
+    fileprivate static func transport(_ threadName: String, for what: String,
+                                      into transports: inout [CurlTransport]) throws(StartupError) -> CurlTransport {
         do {
-            transport = try CurlTransport(threadName: "healthchecks-api")
+            let transport = try CurlTransport(threadName: threadName)
+            transports.append(transport)
+            return transport
         } catch {
-            throw .uplink("healthchecks", error)
+            throw .uplink(what, error)
         }
-        transports.append(transport)
-        return ManagedChecks(site: management.apiURL, key: key, slugPrefix: management.slugPrefix, timeout: timeout,
-                             transport: transport)
     }
 }
 
