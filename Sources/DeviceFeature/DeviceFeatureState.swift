@@ -71,7 +71,8 @@ extension DeviceFeature {
                 if let refusal = checkIn.alert.sendingRefused {
                     conditions.append(DeviceCondition(
                         .alertNotSent, "help alert NOT delivered: \(refusal)",
-                        advice: "fix the uplink's token or URL; the alert stays queued and is sent again at the next check-in, alert or restart"))
+                        advice: "fix what the message names (the alert check's URL, the healthchecks API key, the uplink's token); "
+                            + "the alert stays queued and is sent again at the next check-in, alert or restart"))
                 } else if checkIn.alert.settings?.canDeliver != true {
                     conditions.append(DeviceCondition(
                         .alertNotSent, "help alert stored but NOT sent: nothing on this device can deliver it, so nobody was alerted",
