@@ -190,6 +190,11 @@ public final class ManagedChecks: Sendable {
     }
 
     private func decoded<T: Decodable>(_ type: T.Type, _ response: HTTPResponse) -> Result<T, UplinkFailure> {
+        Self.decoded(type, response, site: site)
+    }
+
+    /// A 2xx reply of the API as `T`, or the failure a reply the device cannot read means.
+    static func decoded<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, site: String) -> Result<T, UplinkFailure> {
         APICoding.decode(type, from: response.body).mapError { problem in
             UplinkFailure(.permanent, "\(site) answered \(response.status) with a reply the device cannot read (\(problem.message)); "
                 + "is [healthchecks] api_url the healthchecks site?", httpStatus: response.status)

@@ -52,10 +52,7 @@ public enum ReachabilityCheck {
                     guard (200..<300).contains(response.status) else {
                         return .failure(ManagedChecks.failure(response, request: "GET \(url)"))
                     }
-                    return APICoding.decode(HealthchecksCheckList.self, from: response.body).mapError { problem in
-                        UplinkFailure(.permanent, "GET \(url) answered \(response.status) with a reply that is not healthchecks' API "
-                            + "(\(problem.message)); is [healthchecks] api_url the healthchecks site?")
-                    }
+                    return ManagedChecks.decoded(HealthchecksCheckList.self, response, site: base)
                 }
             switch result {
             case let .success(list): found[slug] = list.checks.first { $0.slug == slug }

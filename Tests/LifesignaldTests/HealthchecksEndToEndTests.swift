@@ -256,6 +256,26 @@ final class HealthchecksEndToEndTests: XCTestCase {
         XCTAssertEqual(device.stop(), 0)
     }
 
+    func testAKeyThatIsNoHealthchecksKeyStopsTheStartWithEXCONFIGNamingTheFile() throws {
+        let server = try makeServer(device: Self.deviceID, token: Self.token)
+        let device = try makeDevice(server, key: "pasted-the-wrong-thing")
+        let process = Process()
+        process.executableURL = DaemonHarness.binaries.appendingPathComponent("lifesignald")
+        process.arguments = ["--config", device.configPath]
+        process.environment = DaemonHarness.baseEnvironment(home: device.directory.path)
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 78, text)
+        XCTAssertTrue(text.contains("the healthchecks API key file"), text)
+        XCTAssertTrue(text.contains("holds 22 characters; a healthchecks API key has 32"), text)
+        XCTAssertFalse(text.contains("pasted-the-wrong-thing"), "the key is a secret: \(text)")
+        XCTAssertEqual(server.healthchecksChecks, [], "nothing was sent with it")
+    }
+
     private func server(_ server: DevServer, hasChecks roles: [String]) -> Bool {
         roles.allSatisfy { check(server, $0) != nil }
     }
