@@ -202,4 +202,3 @@ final class DoctorReachTests: XCTestCase {
         XCTAssertNil(try examine("").first { $0.check == "gpio" && $0.outcome == .warning })
     }
 }
-

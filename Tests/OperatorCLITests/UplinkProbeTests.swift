@@ -175,4 +175,3 @@ final class ManagedChecksProbeTests: XCTestCase {
                       short.map(\.text).joined(separator: "\n"))
     }
 }
-
