@@ -3,7 +3,7 @@ public import CheckInModels
 import HealthchecksSyncFeature
 import HeartbeatFeature
 import UploadFeature
-public import CheckInStoreClient
+import CheckInStoreClient
 public import ControlProtocol
 public import DeviceClock
 public import DeviceFeature
