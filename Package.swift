@@ -3,7 +3,8 @@
 //
 // Modules by responsibility (see docs/architecture.md):
 //   pure logic        ComposableCore, Backoff, CheckInModels, CheckInFeature, NotificationsFeature, UploadFeature,
-//                     HeartbeatFeature, PingListenerFeature, SettingsSyncFeature, LEDLanguage, ConfigFile, DeviceConfig
+//                     HeartbeatFeature, PingListenerFeature, SettingsSyncFeature, HealthchecksSyncFeature, LEDLanguage,
+//                     ConfigFile, DeviceConfig
 //   client interfaces DeviceClock, GPIOClient, CheckInStoreClient, UplinkClient
 //   live clients      DeviceClockLive, GPIOSimulated (+ SimulatorTerminal), CheckInStoreLive (over
 //                     SQLiteDatabase/CSQLite), GPIOLibgpiod (over CGPIOD), UplinkLive (over libcurl/CCurl,
@@ -95,12 +96,14 @@ let package = Package(
         .module("HeartbeatFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "UplinkClient"]),
         .module("PingListenerFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "CheckInStoreClient", "UplinkClient", "Backoff"]),
         .module("SettingsSyncFeature", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "UplinkClient"]),
+        // The device's own healthchecks checks, kept in step with its settings.
+        .module("HealthchecksSyncFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "UplinkClient", "Backoff"]),
         .module("StoreHealthFeature", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "Backoff"]),
         .module("GPIOFeature", ["ComposableCore", "CheckInModels", "GPIOClient", "DeviceClock", "Backoff"]),
         .module("DeviceFeature", ["ComposableCore", "CheckInModels", "CheckInFeature", "StoreHealthFeature", "GPIOFeature",
                                   "NotificationsFeature", "UploadFeature", "HeartbeatFeature", "PingListenerFeature",
                                   "SettingsSyncFeature", "CheckInStoreClient", "GPIOClient", "UplinkClient", "DeviceClock",
-                                  "DeviceConfig", "LEDLanguage", "Backoff"]),
+                                  "DeviceConfig", "LEDLanguage", "Backoff", "HealthchecksSyncFeature"]),
         .module("ConfigFile"),
         // JSON for Codable types with the standard library only (no Foundation in the binaries).
         .module("JSONCoding"),
@@ -162,7 +165,7 @@ let package = Package(
                                "LinuxIO", log]),
         .module("DeviceLogging", ["ComposableCore", log]),
         .module("DeviceControl", ["DeviceFeature", "CheckInFeature", "NotificationsFeature", "UploadFeature", "HeartbeatFeature",
-                                  "CheckInModels", "CheckInStoreClient", "ComposableCore", "ControlProtocol", "DeviceClock",
+                                  "HealthchecksSyncFeature", "UplinkClient", "CheckInModels", "CheckInStoreClient", "ComposableCore", "ControlProtocol", "DeviceClock",
                                   "LEDDriver"]),
         .module("ControlProtocol", ["CheckInModels", "JSONCoding"]),
         .module("ControlSocket", ["LinuxIO", "CheckInModels"]),
@@ -171,7 +174,8 @@ let package = Package(
             "ControlProtocol", "ControlSocket", "LEDDriver", "GPIOSimulated", "SimulatorTerminal", "SystemdNotify", log, lifecycle,
         ]),
         .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO",
-                                 "SQLiteDatabase", "CLinuxSupport", "UplinkClient", "UplinkLive", argumentParser]),
+                                 "SQLiteDatabase", "CLinuxSupport", "UplinkClient", "UplinkLive", "DeviceAPI",
+                                 "HealthchecksSyncFeature", "LEDLanguage", argumentParser]),
         .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "DeviceLive", "LinuxIO", "SingleThreadExecutor", "CheckInModels"],
                           swiftSettings: strictSettings + customExecutorSettings + noStringProcessing,
                           linkerSettings: shippedExecutableLink),
@@ -202,6 +206,7 @@ let package = Package(
         .tests("UploadFeatureTests", ["UploadFeature", "ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "UplinkClient", "Backoff", "TestSupport", clocks, concurrencyExtras]),
         .tests("HeartbeatFeatureTests", ["HeartbeatFeature", "ComposableCore", "CheckInModels", "DeviceClock", "UplinkClient", "TestSupport", clocks, concurrencyExtras]),
         .tests("PingListenerFeatureTests", ["PingListenerFeature", "ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "UplinkClient", "Backoff", "TestSupport", clocks, concurrencyExtras]),
+        .tests("HealthchecksSyncFeatureTests", ["HealthchecksSyncFeature", "ComposableCore", "CheckInModels", "DeviceClock", "UplinkClient", "Backoff", "TestSupport", concurrencyExtras]),
         .tests("SettingsSyncFeatureTests", ["SettingsSyncFeature", "ComposableCore", "CheckInModels", "CheckInStoreClient", "UplinkClient", "TestSupport", concurrencyExtras]),
         .tests("StoreHealthFeatureTests", ["StoreHealthFeature", "CheckInStoreClient", "CheckInModels", "DeviceClock", "TestSupport", clocks]),
         .tests("GPIOFeatureTests", ["GPIOFeature", "GPIOClient", "DeviceClock", "TestSupport", clocks]),
@@ -244,7 +249,8 @@ let package = Package(
                                       "ControlProtocol", "ControlSocket", "DevServer", "DeviceAPI", "GPIOClient", "GPIOSimulated",
                                       "LEDDriver", "LEDLanguage", "StoreHealthFeature", "UplinkClient", "UploadFeature", "TestSupport",
                                       clocks, log]),
-        .tests("OperatorCLITests", ["OperatorCLI", "SQLiteDatabase", "DevServer", "ControlProtocol", "DeviceConfig", "TestSupport"]),
+        .tests("OperatorCLITests", ["OperatorCLI", "SQLiteDatabase", "DevServer", "ControlProtocol", "DeviceConfig", "UplinkLive",
+                                    "TestSupport"]),
         // The `lifesignald` and `lifesignalctl` executables, run as processes (the daemon's end-to-end tests).
         .tests("LifesignaldTests", ["ControlProtocol", "ControlSocket", "CheckInStoreLive", "CheckInStoreClient",
                                     "SQLiteDatabase", "DeviceAPI", "DevServer", "CheckInModels", "TestSupport"]),

@@ -12,13 +12,14 @@ public struct AlertState: Equatable, Sendable {
         public var cancelWindow: Duration
         /// How long the delivered pattern shows once the backend acknowledged the alert.
         public var deliveredDisplay: Duration
-        /// Without an uplink an alert cannot reach anyone: it is stored, and the device says it was not sent.
-        public var hasUplink: Bool
+        /// Something can deliver an alert (the backend, a healthchecks alert check). Without, an
+        /// alert cannot reach anyone: it is stored, and the device says it was not sent.
+        public var canDeliver: Bool
 
-        public init(cancelWindow: Duration = .seconds(5), deliveredDisplay: Duration = .seconds(30), hasUplink: Bool) {
+        public init(cancelWindow: Duration = .seconds(5), deliveredDisplay: Duration = .seconds(30), canDeliver: Bool) {
             self.cancelWindow = cancelWindow
             self.deliveredDisplay = deliveredDisplay
-            self.hasUplink = hasUplink
+            self.canDeliver = canDeliver
         }
     }
 
@@ -53,10 +54,10 @@ public struct AlertState: Equatable, Sendable {
         self.settings = settings
     }
 
-    /// Whether the LEDs show "sending": stored (or being stored) and not acknowledged, with an
-    /// uplink that has not refused it.
+    /// Whether the LEDs show "sending": stored (or being stored) and not acknowledged, with a
+    /// target that has not refused it.
     public var isSending: Bool {
-        isStoring || (settings?.hasUplink == true && !unacknowledged.isEmpty && sendingRefused == nil)
+        isStoring || (settings?.canDeliver == true && !unacknowledged.isEmpty && sendingRefused == nil)
     }
 
     /// The alert's pattern, if one should show (these win over everything but check-in feedback).

@@ -51,7 +51,9 @@ extension CheckInFeature {
             return .none
 
         case let .acknowledged(ids):
-            guard let last = ids.last else { return .none }
+            // Only a first acknowledgement delivers: a second target taking the same alert later
+            // changes nothing on the LEDs.
+            guard let last = ids.last(where: state.alert.unacknowledged.contains) else { return .none }
             state.alert.unacknowledged.removeAll { ids.contains($0) }
             if state.alert.unacknowledged.isEmpty {
                 state.alert.sendingRefused = nil

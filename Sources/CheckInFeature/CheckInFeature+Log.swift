@@ -8,7 +8,7 @@ extension CheckInFeature {
         var entries: [LogEntry] = []
         if case let .delegate(delegate) = action { entries += log(delegate, after: after) }
         if after.alert.window != nil, before.alert.window == nil, let window = after.alert.settings?.cancelWindow {
-            let when = DurationText.format(window)
+            let when = DurationText.humane(window)
             entries.append(LogEntry(.notice, "help alert requested; it is sent in \(when) unless the button is pressed or `lifesignalctl alert cancel` runs"))
         }
         if case let .alert(.acknowledged(ids)) = action {

@@ -80,9 +80,12 @@ public enum DurationText {
         return text
     }
 
-    /// Rounded, for people: "3 h 12 min", "45 s", "2 d 4 h".
+    /// Rounded, for people: "3 h 12 min", "7 min 48 s", "45 s", "250 ms", "2 d 4 h". The one way
+    /// a duration reads in a message, a log line or a ping's body (`format` is for what people
+    /// type: the config file, `lifesignalctl settings`).
     public static func humane(_ duration: Duration) -> String {
         let seconds = abs(duration.wholeSeconds)
+        if seconds == 0, duration != .zero { return "\(abs(duration.wholeMicroseconds) / 1000) ms" }
         switch seconds {
         case ..<60: return "\(seconds) s"
         case ..<3600: return "\(seconds / 60) min" + (seconds % 60 == 0 ? "" : " \(seconds % 60) s")

@@ -13,6 +13,9 @@ public struct UploadQueueClient<Item: Sendable>: Sendable {
     /// The refused rows, oldest first.
     public var refused: @Sendable (_ limit: Int) async throws(StoreFailure) -> [RefusedCheckIn]
     public var refusedCount: @Sendable () async throws(StoreFailure) -> Int
+    /// Where each of these rows stands with the target (for `history`); nil where the queue
+    /// cannot tell row by row.
+    public var marks: (@Sendable (_ ids: [CheckInID]) async throws(StoreFailure) -> [CheckInID: DeliveryMark])?
 
     public init(
         pending: @escaping @Sendable (_ limit: Int) async throws(StoreFailure) -> [Item],
@@ -20,8 +23,10 @@ public struct UploadQueueClient<Item: Sendable>: Sendable {
         depth: @escaping @Sendable () async throws(StoreFailure) -> Int,
         markRefused: @escaping @Sendable (_ refusals: [RefusedItem]) async throws(StoreFailure) -> Int,
         refused: @escaping @Sendable (_ limit: Int) async throws(StoreFailure) -> [RefusedCheckIn],
-        refusedCount: @escaping @Sendable () async throws(StoreFailure) -> Int
+        refusedCount: @escaping @Sendable () async throws(StoreFailure) -> Int,
+        marks: (@Sendable (_ ids: [CheckInID]) async throws(StoreFailure) -> [CheckInID: DeliveryMark])? = nil
     ) {
+        self.marks = marks
         self.pending = pending
         self.markUploaded = markUploaded
         self.depth = depth
@@ -40,6 +45,18 @@ public struct UploadQueueClient<Item: Sendable>: Sendable {
             refused: { _ throws(StoreFailure) in throw .unexpected("\(name).refused") },
             refusedCount: { () throws(StoreFailure) in throw .unexpected("\(name).refusedCount") })
     }
+}
+
+/// Where one row stands with one delivery target.
+public enum DeliveryMark: String, Hashable, Sendable {
+    /// The target took it.
+    case delivered
+    /// Waiting to be delivered.
+    case waiting
+    /// The target refused it for good.
+    case refused
+    /// Made before the target was configured: never sent to it.
+    case notSent = "not_sent"
 }
 
 extension StoreFailure {

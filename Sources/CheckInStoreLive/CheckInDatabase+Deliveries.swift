@@ -93,6 +93,28 @@ extension CheckInDatabase {
             """, [.text(target), .integer(Int64(clamping: limit))], while: "read the check-ins \(target) refused")
     }
 
+    /// Where each of `ids` stands with `target` (`history`'s words per target).
+    public func deliveryMarks(target: String, ids: [CheckInID]) throws(StoreFailure) -> [CheckInID: DeliveryMark] {
+        var marks: [CheckInID: DeliveryMark] = [:]
+        guard !ids.isEmpty else { return marks }
+        let rows = try fetch("""
+            SELECT c.id, d.delivered_at_us IS NOT NULL, d.rejection IS NOT NULL,
+                   c.insertion_order >= coalesce(t.first_insertion_order, 9223372036854775807)
+            FROM check_ins c
+            LEFT JOIN delivery_targets t ON t.target = ?1
+            LEFT JOIN deliveries d ON d.target = ?1 AND d.check_in_id = c.id
+            WHERE c.id IN (\(ids.indices.map { "?\($0 + 2)" }.joined(separator: ", ")))
+            """, [.text(target)] + ids.map { .text($0.description) },
+            while: "read where \(ids.count) check-ins stand with \(target)") { row throws(SQLiteError) in
+            (try row.text(at: 0), try row.int64(at: 1) != 0, try row.int64(at: 2) != 0, try row.int64(at: 3) != 0)
+        }
+        for (id, delivered, refused, afterStart) in rows {
+            guard let id = CheckInID(id) else { continue }
+            marks[id] = delivered ? .delivered : refused ? .refused : afterStart ? .waiting : .notSent
+        }
+        return marks
+    }
+
     // MARK: Helpers
 
     /// The check-ins from the target's start on without a delivery row (?1 = the target).
@@ -102,7 +124,7 @@ extension CheckInDatabase {
           AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.target = ?1 AND d.check_in_id = c.id)
         """
 
-    private func changeEach<Item>(_ items: [Item], _ sql: String, while action: String,
+    func changeEach<Item>(_ items: [Item], _ sql: String, while action: String,
                                   values: (Item) -> [SQLiteValue]) throws(StoreFailure) -> Int {
         try write(action) { () throws(SQLiteError) -> Int in
             let statement = try connection.prepare(sql)
@@ -122,7 +144,7 @@ extension CheckInDatabase {
         }
     }
 
-    private func fetch<Row>(_ sql: String, _ values: [SQLiteValue], while action: String,
+    func fetch<Row>(_ sql: String, _ values: [SQLiteValue], while action: String,
                             row read: (Statement) throws(SQLiteError) -> Row) throws(StoreFailure) -> [Row] {
         do throws(SQLiteError) {
             let select = try connection.prepare(sql)

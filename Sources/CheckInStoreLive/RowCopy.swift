@@ -29,6 +29,8 @@ enum RowCopy {
         Table(name: "alerts", key: ["id"], order: "insertion_order"),
         Table(name: "delivery_targets", key: ["target"]),
         Table(name: "deliveries", key: ["target", "check_in_id"]),
+        Table(name: "alert_delivery_targets", key: ["target"]),
+        Table(name: "alert_deliveries", key: ["target", "alert_id"]),
     ]
 
     struct Counts {

@@ -9,6 +9,7 @@ enum Schema {
         pingsVersion,
         alertsVersion,
         deliveryTargetsAndRejections,
+        alertDeliveryTargets,
     ]
 
     /// The version this code writes and understands.
@@ -167,6 +168,30 @@ enum Schema {
             rejection TEXT,
             CHECK ((delivered_at_us IS NULL) <> (rejection IS NULL)),
             PRIMARY KEY (target, check_in_id)
+        ) STRICT, WITHOUT ROWID
+        """,
+    ]
+
+    /// Help alerts to further targets (a healthchecks alert check), each with its own delivery
+    /// state like check-ins' (docs/healthchecks.md): an alert is sent to each target once, and the
+    /// backend's `alerts.uploaded_at_us` stays the backend's.
+    static let alertDeliveryTargets = [
+        """
+        CREATE TABLE alert_delivery_targets (
+            target TEXT PRIMARY KEY NOT NULL,
+            -- Alerts before this were delivered elsewhere before the target was configured: not sent again.
+            first_insertion_order INTEGER NOT NULL
+        ) STRICT
+        """,
+        """
+        CREATE TABLE alert_deliveries (
+            target TEXT NOT NULL REFERENCES alert_delivery_targets (target),
+            alert_id TEXT NOT NULL REFERENCES alerts (id),
+            -- Exactly one of: delivered (the target answered 2xx) or refused for good with its message.
+            delivered_at_us INTEGER,
+            rejection TEXT,
+            CHECK ((delivered_at_us IS NULL) <> (rejection IS NULL)),
+            PRIMARY KEY (target, alert_id)
         ) STRICT, WITHOUT ROWID
         """,
     ]

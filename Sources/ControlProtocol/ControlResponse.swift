@@ -69,6 +69,12 @@ public struct StatusReport: Codable, Hashable, Sendable {
     public var uploadStale: Bool?
     /// The pings to a healthchecks.io-compatible check; nil without `[healthchecks]`.
     public var healthchecks: UplinkReport? = nil
+    /// Check-ins waiting for the healthchecks check-in check; nil without one.
+    public var healthchecksQueueDepth: Int? = nil
+    /// Help alerts to the healthchecks alert check; nil without one.
+    public var healthchecksAlert: UplinkReport? = nil
+    /// The device's own healthchecks checks and whether they are in step; nil without `api_key_file`.
+    public var healthchecksChecks: ChecksReport? = nil
     /// Everything that stops the device keeping its word right now, with what to do about it
     /// (faults make the LEDs show `fault`). `error` is the first fault's message.
     public var conditions: [ConditionReport]? = nil
@@ -138,6 +144,8 @@ public struct AlertReport: Codable, Hashable, Sendable {
     public var uplinkConfigured: Bool
     /// How sending the alerts is going; nil without an uplink.
     public var uplink: UplinkReport?
+    /// What takes help alerts: `healthchecks`, `backend`; empty when nothing can.
+    public var targets: [String]? = nil
 
     public init(state: String, cancelWindowSecondsLeft: Int64?, waiting: Int, uplinkConfigured: Bool, uplink: UplinkReport?) {
         self.state = state
@@ -154,8 +162,12 @@ public struct CheckInReport: Codable, Hashable, Sendable {
     public var time: String
     public var wallClockSynchronized: Bool
     public var source: String
+    /// The backend acknowledged it (false also on a device without a backend: see `deliveries`).
     public var uploaded: Bool
     public var bootID: String
+    /// Where it stands with each configured target (`history`), in the order `status` lists them;
+    /// nil or empty when nothing is configured to take check-ins.
+    public var deliveries: [DeliveryReport]? = nil
 
     public init(id: String, time: String, wallClockSynchronized: Bool, source: String, uploaded: Bool, bootID: String) {
         self.id = id
@@ -164,6 +176,19 @@ public struct CheckInReport: Codable, Hashable, Sendable {
         self.source = source
         self.uploaded = uploaded
         self.bootID = bootID
+    }
+}
+
+/// One check-in and one target: the backend (`uploaded`, `queued`, `refused`) or the healthchecks
+/// check-in check (`pinged`, `waiting`, `refused`, `not_sent`: made before the check was configured).
+public struct DeliveryReport: Codable, Hashable, Sendable {
+    /// `backend` or `healthchecks`.
+    public var target: String
+    public var state: String
+
+    public init(target: String, state: String) {
+        self.target = target
+        self.state = state
     }
 }
 
@@ -186,6 +211,42 @@ public struct SettingsReport: Codable, Hashable, Sendable {
         self.version = version
         self.offeredIntervals = offeredIntervals
         self.offeredReminders = offeredReminders
+    }
+}
+
+/// The device's own healthchecks checks (`[healthchecks] api_key_file`).
+public struct ChecksReport: Codable, Hashable, Sendable {
+    public var site: String
+    /// idle, syncing, waiting_to_retry, refused.
+    public var state: String
+    /// The checks have the timeout and grace the settings ask for.
+    public var inStep: Bool
+    public var lastError: String?
+    public var lastSuccess: String?
+    public var checks: [CheckReport]
+
+    public init(site: String, state: String, inStep: Bool, lastError: String?, lastSuccess: String?, checks: [CheckReport]) {
+        self.site = site
+        self.state = state
+        self.inStep = inStep
+        self.lastError = lastError
+        self.lastSuccess = lastSuccess
+        self.checks = checks
+    }
+}
+
+public struct CheckReport: Codable, Hashable, Sendable {
+    public var slug: String
+    /// healthchecks' status: new, up, grace, down, paused.
+    public var status: String
+    public var timeoutSeconds: Int64
+    public var graceSeconds: Int64
+
+    public init(slug: String, status: String, timeoutSeconds: Int64, graceSeconds: Int64) {
+        self.slug = slug
+        self.status = status
+        self.timeoutSeconds = timeoutSeconds
+        self.graceSeconds = graceSeconds
     }
 }
 

@@ -49,8 +49,10 @@ public struct QueueReport: Codable, Hashable, Sendable {
     public var refused: [RefusedCheckInReport]? = nil
     /// How many the backend refused in all.
     public var refusedCount: Int? = nil
-    /// The healthchecks check's queue; nil without `[healthchecks] check_in_url`.
+    /// The healthchecks check's queue; nil without a healthchecks check-in check.
     public var healthchecks: TargetQueueReport? = nil
+    /// Whether a backend is configured (`depth` and `uplink` are about it); nil from older daemons.
+    public var hasBackend: Bool? = nil
 
     public init(depth: Int, oldestPending: CheckInReport?, uplink: UplinkReport?) {
         self.depth = depth

@@ -65,6 +65,9 @@ public struct Fault: Codable, Hashable, Sendable {
         case malformedReply
         /// Wait `delayMilliseconds`, then serve the request normally.
         case delay
+        /// Reply `status` (default 502) with an HTML page, as a proxy or a web server in front
+        /// of the API would.
+        case htmlPage
     }
 
     public var kind: Kind

@@ -17,12 +17,16 @@ public final class DevServer: Sendable {
         /// Device id by token.
         public var tokens: [String: String]
         public var faults: FaultUpdate
+        /// The healthchecks project's keys (`/ping/…`, `/api/v3/…`).
+        public var healthchecks: HealthchecksProject
 
-        public init(databasePath: String, port: UInt16 = 0, tokens: [String: String], faults: FaultUpdate = FaultUpdate()) {
+        public init(databasePath: String, port: UInt16 = 0, tokens: [String: String], faults: FaultUpdate = FaultUpdate(),
+                    healthchecks: HealthchecksProject = HealthchecksProject()) {
             self.databasePath = databasePath
             self.port = port
             self.tokens = tokens
             self.faults = faults
+            self.healthchecks = healthchecks
         }
     }
 
@@ -41,7 +45,7 @@ public final class DevServer: Sendable {
         }
         var plan = FaultPlan()
         plan.apply(options.faults)
-        let routes = Routes(store: store, tokens: options.tokens, plan: plan)
+        let routes = Routes(store: store, tokens: options.tokens, plan: plan, healthchecks: options.healthchecks)
         self.routes = routes
         do {
             server = try HTTPServer(port: options.port) { request in routes.handle(request) }
@@ -118,6 +122,11 @@ public final class DevServer: Sendable {
         routes.healthchecksRoute.recorded
     }
 
+    /// The healthchecks checks: made through the management API, or by their first ping.
+    public var healthchecksChecks: [DevCheck] {
+        routes.healthchecksRoute.checks
+    }
+
     /// A device's settings as the server has them (the defaults, version 0, if never set).
     public func settings(device: String) throws(DevServerError) -> DeviceSettings {
         do {
@@ -151,19 +160,20 @@ final class Routes: Sendable {
     let stats = Mutex(ServerStats())
     /// Wakes `GET /v1/pings` long polls when a ping is created.
     let pingSignal = PingSignal()
-    /// The healthchecks.io-compatible ping endpoints (`/ping/...`).
-    let healthchecksRoute = HealthchecksRoute()
+    /// The healthchecks.io-compatible ping endpoints and management API (`/ping/...`, `/api/v3/...`).
+    let healthchecksRoute: HealthchecksRoute
     static let maxBatch = 1000
 
-    init(store: DevStore, tokens: [String: String], plan: FaultPlan) {
+    init(store: DevStore, tokens: [String: String], plan: FaultPlan, healthchecks: HealthchecksProject) {
         self.store = store
         self.tokens = tokens
         self.plan = Mutex(plan)
+        healthchecksRoute = HealthchecksRoute(project: healthchecks)
     }
 
     func handle(_ request: ServerRequest) -> HTTPServer.Outcome {
         if request.path.hasPrefix("/admin/") { return .respond(admin(request)) }
-        let isPing = request.path.hasPrefix(HealthchecksRoute.prefix)
+        let isPing = HealthchecksRoute.handles(request.path)
         guard request.path.hasPrefix("/v1/") || isPing else { return .respond(.error(404, "no such path: \(request.path)")) }
         func serve(_ request: ServerRequest) -> ServerResponse {
             isPing ? healthchecksRoute.handle(request, receivedAt: Self.now()) : deviceAPI(request)
@@ -187,6 +197,13 @@ final class Routes: Sendable {
                 return .drop
             case .malformedReply:
                 return .respond(ServerResponse(status: 200, body: Array("<html>surprise</html>".utf8)))
+            case .htmlPage:
+                // What a proxy in front of the server answers: a web page, not the API's reply.
+                let status = fault.status ?? 502
+                let page = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>\(status) \(ServerResponse.reason(status))"
+                    + "</title>\n<style>body{font:14px sans-serif}</style></head>\n<body><h1>\(ServerResponse.reason(status))</h1>"
+                    + "<p>The server is temporarily unable to service your request.</p></body></html>\n"
+                return .respond(ServerResponse(status: status, body: Array(page.utf8), contentType: "text/html; charset=utf-8"))
             case .delay:
                 sleepMilliseconds(fault.delayMilliseconds ?? 1000)
             case .dropAfterStore:  // stores check-ins, alerts or healthchecks pings, then loses the acknowledgement
@@ -406,6 +423,8 @@ final class Routes: Sendable {
             }
         case ("GET", "/admin/healthchecks-pings"):
             return .json(healthchecksRoute.recorded)
+        case ("GET", "/admin/healthchecks-checks"):
+            return .json(healthchecksRoute.checks)
         case ("GET", "/admin/stats"):
             return .json(stats.withLock { $0 })
         case ("PUT", "/admin/settings"):

@@ -183,11 +183,13 @@ public struct ServerResponse: Sendable {
     public var status: Int
     public var headers: [(String, String)]
     public var body: [UInt8]
+    public var contentType: String
 
-    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
+    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], contentType: String = "application/json") {
         self.status = status
         self.headers = headers
         self.body = body
+        self.contentType = contentType
     }
 
     static func error(_ status: Int, _ message: String, headers: [(String, String)] = []) -> ServerResponse {
@@ -197,7 +199,7 @@ public struct ServerResponse: Sendable {
     func serialized() -> [UInt8] {
         var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
         if !body.isEmpty || status != 204 {
-            head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+            head += "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n"
         }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "Connection: close\r\n\r\n"

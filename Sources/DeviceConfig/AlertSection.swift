@@ -4,8 +4,9 @@ import ConfigFile
 /// `[alert]`: the help alert a long press sends after a cancel window.
 public struct AlertConfiguration: Hashable, Sendable {
     /// Whether a long press asks for help at all (false: it only shows the long-press pattern).
-    /// By default it does exactly when something can deliver a help alert (`[uplink]`): a help
-    /// request nobody can receive would only be a fault nobody can clear.
+    /// By default it does exactly when something can deliver a help alert (`[uplink]`, or a
+    /// healthchecks alert check): a help request nobody can receive would only be a fault nobody
+    /// can clear.
     public var enabled: Bool
     /// How long a press can still cancel the alert after the long press (1s…60s).
     public var cancelWindow: Duration
@@ -25,8 +26,9 @@ extension ConfigLoader {
         let asked = optionalValue(table, "alert", "enabled", ValueRules.bool)
         if asked == true, !canDeliver, let entry = table?["enabled"] {
             report("alert.enabled", atEntry: entry,
-                   "a long press would ask for help, but nothing can deliver a help alert: configure [uplink], "
-                       + "or set enabled = false (a long press then only shows its pattern)")
+                   "a long press would ask for help, but nothing can deliver a help alert: configure [healthchecks] "
+                       + "alert_url (or api_key_file) or [uplink], or set enabled = false (a long press then only shows "
+                       + "its pattern)")
         }
         return AlertConfiguration(
             enabled: asked ?? canDeliver,

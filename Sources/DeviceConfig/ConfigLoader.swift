@@ -229,8 +229,8 @@ struct ConfigLoader {
 
         var logLevel = value(table("log"), "log", "level", .info, ValueRules.choice(LogLevel.self))
         let uplink = readUplink(table("uplink"))
-        let alert = readAlert(table("alert"), canDeliver: uplink != nil)
         let healthchecks = readHealthchecks(table("healthchecks"))
+        let alert = readAlert(table("alert"), canDeliver: uplink != nil || healthchecks?.hasAlertCheck == true)
 
         let fileStorePath = optionalValue(table("store"), "store", "path",
                                           ValueRules.absolutePath("the store's database file"))

@@ -17,7 +17,8 @@ enum ConfigSchema {
         ("uplink", ["url", "token_file", "batch_size", "timeout", "retry_max", "heartbeat", "notifications_refresh",
                     "stale_after"]),
         ("alert", ["enabled", "cancel_window", "delivered_display"]),
-        ("healthchecks", ["check_in_url", "heartbeat_url", "heartbeat", "timeout", "retry_max", "late_after"]),
+        ("healthchecks", ["check_in_url", "heartbeat_url", "heartbeat", "timeout", "retry_max", "late_after", "alert_url",
+                          "api_key_file", "api_url", "slug_prefix"]),
     ]
 
     /// Keys of each `[leds.<name>]` table.

@@ -35,6 +35,13 @@ public struct DeviceConfiguration: Hashable, Sendable {
     /// `[healthchecks]`: a healthchecks.io-compatible instance pinged per check-in; nil = none.
     public var healthchecks: HealthchecksConfiguration?
 
+    /// Something can deliver a help alert: the backend, or a healthchecks alert check.
+    public var canDeliverAlerts: Bool { uplink != nil || healthchecks?.hasAlertCheck == true }
+
+    /// Something can tell a person that a check-in was missed: the backend, or a healthchecks
+    /// check-in check (a heartbeat check alone only tells that the device is offline).
+    public var canReportMissedCheckIns: Bool { uplink != nil || healthchecks?.hasCheckInCheck == true }
+
     /// The policy `configuredSettings` were checked against, and that settings changed at run time must pass.
     public var settingsPolicy: SettingsPolicy {
         developerShortIntervals ? .developer : .standard
@@ -59,7 +66,7 @@ public struct DeviceConfiguration: Hashable, Sendable {
         healthchecks: HealthchecksConfiguration? = nil
     ) {
         // Help alerts are on by default exactly when something can deliver them.
-        self.alert = alert ?? AlertConfiguration(enabled: uplink != nil)
+        self.alert = alert ?? AlertConfiguration(enabled: uplink != nil || healthchecks?.hasAlertCheck == true)
         self.configuredSettings = configuredSettings
         self.developerShortIntervals = developerShortIntervals
         self.button = button

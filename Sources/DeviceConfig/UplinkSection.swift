@@ -96,7 +96,11 @@ extension ValueRules {
             }
             let rest = lower.dropFirst(scheme.count)
             let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-            guard !authority.isEmpty, !url.contains(" ") else {
+            guard !url.contains(" ") else {
+                let joined = url.split(separator: " ").joined()
+                return .failure(Refusal("\"\(url)\" contains a space, which no URL has; did you mean \"\(joined)\"?"))
+            }
+            guard !authority.isEmpty else {
                 return .failure(Refusal("\"\(url)\" has no host; expected e.g. \"\(example)\""))
             }
             guard !authority.contains("@") else {

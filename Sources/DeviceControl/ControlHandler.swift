@@ -48,7 +48,8 @@ public final class ControlHandler {
             case let .failure(problem): return .failure("history \(problem.message)")
             }
             do {
-                return ControlResponse(history: try await context.store.checkIns.history(limit).map(CheckInReport.init))
+                let records = try await context.store.checkIns.history(limit)
+                return ControlResponse(history: try await context.reports.history(records, store.state))
             } catch {
                 return .failure("history could not be read: \(error.message)")
             }
@@ -112,7 +113,7 @@ public final class ControlHandler {
         case let .checkIn(.delegate(.checkInFailed(failure)))?:
             return .failure("check-in NOT saved: \(failure.message)")
         default:
-            return .failure("no answer from the store within \(DurationText.format(Self.answerTimeout)); "
+            return .failure("no answer from the store within \(DurationText.humane(Self.answerTimeout)); "
                             + "the check-in may still be saved — run `lifesignalctl history`")
         }
     }
@@ -146,7 +147,7 @@ public final class ControlHandler {
         case let .checkIn(.delegate(.settingsNotSaved(failure)))?:
             return .failure("settings apply now but were NOT saved (saved as soon as the store can write): \(failure.message)")
         default:
-            return .failure("no answer from the store within \(DurationText.format(Self.answerTimeout))")
+            return .failure("no answer from the store within \(DurationText.humane(Self.answerTimeout))")
         }
     }
 }

@@ -79,7 +79,7 @@ final class NotificationsControl {
         case let .preferencesNotSaved(failure)?:
             return .failure("the filter applies now but was NOT saved (it will not survive a restart): \(failure.message)")
         default:
-            return .failure("no answer from the store within \(DurationText.format(Self.answerTimeout))")
+            return .failure("no answer from the store within \(DurationText.humane(Self.answerTimeout))")
         }
     }
 
@@ -107,7 +107,7 @@ final class NotificationsControl {
         case .unknownNotification?:
             return .failure(Self.unknown(id ?? ""))
         default:
-            return .failure("no answer from the store within \(DurationText.format(Self.answerTimeout))")
+            return .failure("no answer from the store within \(DurationText.humane(Self.answerTimeout))")
         }
     }
 

@@ -1,5 +1,6 @@
 import CheckInFeature
 public import CheckInModels
+import HealthchecksSyncFeature
 import HeartbeatFeature
 import UploadFeature
 import CheckInStoreClient
@@ -55,6 +56,11 @@ public final class StatusReporter {
             oldestNotUploaded: checkIn.uploadBacklog.oldestPendingSince?.wall.iso8601,
             uploadStale: checkIn.uploadBacklog.staleAfter == nil ? nil : checkIn.uploadBacklog.isStale)
         report.healthchecks = healthchecksReport(state)
+        if state.healthchecksUpload != nil {
+            report.healthchecksQueueDepth = (try? await store.healthchecksQueue.depth()) ?? -1
+        }
+        report.healthchecksAlert = state.healthchecksAlertUpload.map(Self.report)
+        report.healthchecksChecks = state.healthchecksSync.map(Self.report)
         report.conditions = conditions.map {
             ConditionReport(kind: $0.kind.rawValue, message: $0.message, advice: $0.advice, fault: $0.isFault,
                             since: $0.since?.iso8601)
@@ -68,6 +74,7 @@ public final class StatusReporter {
             let queue = store.checkInQueue
             var report = QueueReport(depth: try await queue.depth(), oldestPending: try await queue.pending(1).first.map(CheckInReport.init),
                                      uplink: uplinkReport(state))
+            report.hasBackend = hasBackend
             report.refusedCount = try await queue.refusedCount()
             report.refused = try await queue.refused(20).map(RefusedCheckInReport.init)
             if state.healthchecksUpload != nil {
@@ -94,9 +101,40 @@ public final class StatusReporter {
         let secondsLeft: Int64? = alert.window.map { window in
             max((alert.settings?.cancelWindow ?? .zero) - now.elapsed(since: window.requestedAt), .zero).wholeSeconds
         }
-        return AlertReport(state: alert.name, cancelWindowSecondsLeft: secondsLeft,
-                           waiting: (try? await store.alertQueue.depth()) ?? -1,
-                           uplinkConfigured: hasBackend, uplink: state.alertUpload.map(Self.report))
+        var report = AlertReport(state: alert.name, cancelWindowSecondsLeft: secondsLeft,
+                                 waiting: alert.unacknowledged.count,
+                                 uplinkConfigured: hasBackend, uplink: state.alertUpload.map(Self.report))
+        report.targets = (state.healthchecksAlertUpload == nil ? [] : ["healthchecks"]) + (state.alertUpload == nil ? [] : ["backend"])
+        return report
+    }
+
+    /// History rows with where each stands with every configured target: the backend's upload
+    /// and the healthchecks check's pings (nothing when neither is configured).
+    func history(_ records: [CheckInRecord], _ state: DeviceFeature.State) async throws(StoreFailure) -> [CheckInReport] {
+        var marks: [CheckInID: DeliveryMark] = [:]
+        if state.healthchecksUpload != nil, let read = store.healthchecksQueue.marks {
+            marks = try await read(records.map(\.id))
+        }
+        return records.map { record in
+            var report = CheckInReport(record)
+            var deliveries: [DeliveryReport] = []
+            if state.checkInUpload != nil { deliveries.append(DeliveryReport(target: "backend", state: report.uploaded ? "uploaded" : "queued")) }
+            if state.healthchecksUpload != nil {
+                let words: [DeliveryMark: String] = [.delivered: "pinged", .waiting: "waiting", .refused: "refused", .notSent: "not_sent"]
+                deliveries.append(DeliveryReport(target: "healthchecks", state: marks[record.id].flatMap { words[$0] } ?? "waiting"))
+            }
+            report.deliveries = deliveries
+            return report
+        }
+    }
+
+    static func report(_ sync: HealthchecksSyncFeature.State) -> ChecksReport {
+        ChecksReport(site: sync.endpoint, state: sync.status.rawValue, inStep: sync.isInStep, lastError: sync.lastError,
+                     lastSuccess: sync.lastSuccess?.iso8601,
+                     checks: sync.checks.map {
+                         CheckReport(slug: $0.slug, status: $0.status, timeoutSeconds: $0.timeout.wholeSeconds,
+                                     graceSeconds: $0.grace.wholeSeconds)
+                     })
     }
 
     /// The backend upload's state with its heartbeat's.

@@ -18,6 +18,11 @@ public struct DeviceCondition: Hashable, Sendable {
         case alertNotSent = "alert_not_sent"
         /// A delivery target refuses uploads for good (a wrong token, a removed check).
         case uploadRefused = "upload_refused"
+        /// A heartbeat target refuses the beats for good (a wrong URL, a removed check).
+        case heartbeatRefused = "heartbeat_refused"
+        /// The device's own healthchecks checks cannot be set up or kept in step (a wrong or
+        /// read-only API key, the project's check limit).
+        case checksNotInStep = "checks_not_in_step"
     }
 
     public var kind: Kind

@@ -67,12 +67,15 @@ public struct StoreClients: Sendable {
     public var pingResponseQueue: UploadQueueClient<PingResponse>
     /// Check-ins waiting for the healthchecks check (a delivery target of its own).
     public var healthchecksQueue: UploadQueueClient<CheckInRecord>
+    /// Help alerts waiting for the healthchecks alert check (a delivery target of its own).
+    public var healthchecksAlertQueue: UploadQueueClient<AlertRecord>
 
     public init(
         checkIns: CheckInStoreClient, alerts: AlertStoreClient, notifications: NotificationStoreClient,
         maintenance: StoreMaintenanceClient, checkInQueue: UploadQueueClient<CheckInRecord>,
         alertQueue: UploadQueueClient<AlertRecord>, pingResponseQueue: UploadQueueClient<PingResponse>,
-        healthchecksQueue: UploadQueueClient<CheckInRecord>
+        healthchecksQueue: UploadQueueClient<CheckInRecord>,
+        healthchecksAlertQueue: UploadQueueClient<AlertRecord> = .failing("healthchecksAlertQueue")
     ) {
         self.checkIns = checkIns
         self.alerts = alerts
@@ -82,6 +85,7 @@ public struct StoreClients: Sendable {
         self.alertQueue = alertQueue
         self.pingResponseQueue = pingResponseQueue
         self.healthchecksQueue = healthchecksQueue
+        self.healthchecksAlertQueue = healthchecksAlertQueue
     }
 
     public static let failing = StoreClients(
@@ -90,13 +94,20 @@ public struct StoreClients: Sendable {
         pingResponseQueue: .failing("pingResponseQueue"), healthchecksQueue: .failing("healthchecksQueue"))
 }
 
-/// A healthchecks.io-compatible instance: the check pinged per check-in, and the heartbeat check.
+/// A healthchecks.io-compatible instance: the check pinged per check-in, the heartbeat check, the
+/// help-alert check (`sendAlert`: a `fail` signal), and the management API that keeps the
+/// device's own checks in step (with `[healthchecks] api_key_file`).
 public struct HealthchecksClients: Sendable {
     public var checkIns: UplinkClient?
     public var heartbeat: UplinkClient?
+    public var alert: UplinkClient?
+    public var management: HealthchecksManagementClient?
 
-    public init(checkIns: UplinkClient?, heartbeat: UplinkClient?) {
+    public init(checkIns: UplinkClient?, heartbeat: UplinkClient?, alert: UplinkClient? = nil,
+                management: HealthchecksManagementClient? = nil) {
         self.checkIns = checkIns
         self.heartbeat = heartbeat
+        self.alert = alert
+        self.management = management
     }
 }

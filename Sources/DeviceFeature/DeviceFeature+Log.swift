@@ -8,6 +8,7 @@ import PingListenerFeature
 import SettingsSyncFeature
 import StoreHealthFeature
 import UploadFeature
+import HealthchecksSyncFeature
 
 extension DeviceFeature {
     /// What is worth logging about what `action` did: each feature's own lines, and a line when a
@@ -52,6 +53,14 @@ extension DeviceFeature {
         case let .settingsSync(action):
             if let before = before.settingsSync, let after = after.settingsSync {
                 entries += SettingsSyncFeature.log(action, before: before, after: after)
+            }
+        case let .healthchecksAlertUpload(action):
+            if let before = before.healthchecksAlertUpload, let after = after.healthchecksAlertUpload {
+                entries += UploadFeature.log(action, before: before, after: after)
+            }
+        case let .healthchecksSync(action):
+            if let before = before.healthchecksSync, let after = after.healthchecksSync {
+                entries += HealthchecksSyncFeature.log(action, before: before, after: after)
             }
         case let .store(.delegate(.recovered(report))):
             entries.append(LogEntry(.critical, "the store's files were deleted or replaced while the device ran: \(report.summary)"))

@@ -55,7 +55,7 @@ public struct DeviceFeature: Reducer {
         if configuration.alert.enabled {
             checkIn.alert = AlertState(settings: AlertState.Settings(
                 cancelWindow: configuration.alert.cancelWindow, deliveredDisplay: configuration.alert.deliveredDisplay,
-                hasUplink: configuration.uplink != nil))
+                canDeliver: configuration.canDeliverAlerts))
         }
         checkIn.uploadBacklog = UploadBacklog(staleAfter: configuration.uplink?.staleAfter)
         var state = State(checkIn: checkIn, gpio: GPIOFeature.State(chipDescription: chipDescription))
@@ -87,7 +87,7 @@ public struct DeviceFeature: Reducer {
         case .gpio: child = gpio.reduce(into: &state, action: action)
         case .notifications: child = notifications.reduce(into: &state, action: action)
         case .checkInUpload, .alertUpload, .pingResponseUpload, .healthchecksUpload, .backendHeartbeat,
-             .healthchecksHeartbeat, .pingListener, .settingsSync:
+             .healthchecksHeartbeat, .pingListener, .settingsSync, .healthchecksAlertUpload, .healthchecksSync:
             child = uplink.reduce(into: &state, action: action)
         case .started, .stopping, .storedPingsResponse, .watchWallClock, .wallClockChanged, .watchNetwork,
              .networkChanged, .dismissMessages:
@@ -180,6 +180,8 @@ public struct DeviceFeature: Reducer {
             if state.backendHeartbeat != nil { effects.append(.send(.backendHeartbeat(.networkChanged))) }
             if state.healthchecksHeartbeat != nil { effects.append(.send(.healthchecksHeartbeat(.networkChanged))) }
             if state.pingListener != nil { effects.append(.send(.pingListener(.networkChanged))) }
+            if state.healthchecksAlertUpload != nil { effects.append(.send(.healthchecksAlertUpload(.networkChanged))) }
+            if state.healthchecksSync != nil { effects.append(.send(.healthchecksSync(.networkChanged))) }
             return .merge(effects)
 
         case let .checkInUpload(.delegate(delegate)):
@@ -192,11 +194,25 @@ public struct DeviceFeature: Reducer {
                 return .none
             }
 
-        case let .alertUpload(.delegate(.acknowledged(ids))):
+        case let .alertUpload(.delegate(.acknowledged(ids))), let .healthchecksAlertUpload(.delegate(.acknowledged(ids))):
+            // The first target to take an alert delivers it; the others still get it, each once.
             return .send(.checkIn(.alert(.acknowledged(ids))))
 
-        case let .alertUpload(.delegate(.failed(failure))) where failure.kind == .permanent:
-            return .send(.checkIn(.alert(.sendingRefused(failure.message))))
+        case .alertUpload(.delegate(.failed(let failure))) where failure.kind == .permanent,
+             .healthchecksAlertUpload(.delegate(.failed(let failure))) where failure.kind == .permanent:
+            // The device stops claiming to send only when every target refuses.
+            let uploads = [state.alertUpload, state.healthchecksAlertUpload].compactMap { $0 }
+            guard uploads.allSatisfy({ $0.status == .stopped }) else { return .none }
+            let reasons = uploads.map { "\($0.endpoint): \($0.lastMessage ?? failure.message)" }
+            return .send(.checkIn(.alert(.sendingRefused(reasons.joined(separator: "; ")))))
+
+        case .healthchecksSync(.delegate(.inStep)):
+            // Pings that waited for their checks to be created go now instead of after their backoff.
+            var effects: [Effect<Action>] = []
+            if state.healthchecksUpload != nil { effects.append(.send(.healthchecksUpload(.networkChanged))) }
+            if state.healthchecksHeartbeat != nil { effects.append(.send(.healthchecksHeartbeat(.networkChanged))) }
+            if state.healthchecksAlertUpload != nil { effects.append(.send(.healthchecksAlertUpload(.networkChanged))) }
+            return .merge(effects)
 
         case let .pingListener(.delegate(.pingsReceived(pings))):
             return .merge(.send(.checkIn(.pingsReceived(pings))), .send(.notifications(.refreshRequested)))
@@ -205,14 +221,14 @@ public struct DeviceFeature: Reducer {
             return .send(.checkIn(.loadCheckInSettings))
 
         case .checkIn(.checkInSettingsResponse(.success)):
-            return requestSettingsSync(state)
+            return .merge(requestSettingsSync(state), keepChecksInStep(state))
 
         case .dismissMessages:
             state.messages = []
             return .send(.notifications(.dismissError))
 
         case .checkIn, .store, .gpio, .notifications, .checkInUpload, .alertUpload, .pingResponseUpload, .healthchecksUpload,
-             .backendHeartbeat, .healthchecksHeartbeat, .pingListener, .settingsSync:
+             .backendHeartbeat, .healthchecksHeartbeat, .pingListener, .settingsSync, .healthchecksAlertUpload, .healthchecksSync:
             return .none
         }
     }
@@ -225,11 +241,15 @@ public struct DeviceFeature: Reducer {
             if state.checkInUpload != nil { effects.append(.send(.checkInUpload(.itemStored))) }
             if state.healthchecksUpload != nil { effects.append(.send(.healthchecksUpload(.itemStored))) }
             if state.alertUpload != nil { effects.append(.send(.alertUpload(.itemStored))) }
+            if state.healthchecksAlertUpload != nil { effects.append(.send(.healthchecksAlertUpload(.itemStored))) }
             return .merge(effects + [requestSettingsSync(state)])
         case .settingsSaved:
-            return .merge(.send(.store(.writeSucceeded)), requestSettingsSync(state))
+            return .merge(.send(.store(.writeSucceeded)), requestSettingsSync(state), keepChecksInStep(state))
         case .alertStored:
-            return .merge(.send(.store(.writeSucceeded)), state.alertUpload == nil ? .none : .send(.alertUpload(.itemStored)))
+            var effects: [Effect<Action>] = [.send(.store(.writeSucceeded))]
+            if state.alertUpload != nil { effects.append(.send(.alertUpload(.itemStored))) }
+            if state.healthchecksAlertUpload != nil { effects.append(.send(.healthchecksAlertUpload(.itemStored))) }
+            return .merge(effects)
         case .pingsAnswered:
             return state.pingResponseUpload == nil ? .none : .send(.pingResponseUpload(.itemStored))
         case let .loadFailed(failure):
@@ -255,6 +275,13 @@ public struct DeviceFeature: Reducer {
         let local = StoredSettings(settings: state.checkIn.settings, version: state.checkIn.settingsVersion,
                                    appliedFromConfig: state.checkIn.appliedFromConfig)
         return .send(.settingsSync(.syncRequested(local: local, policy: state.checkIn.policy)))
+    }
+
+    /// The device's own healthchecks checks follow its settings (from the CLI, the config or the
+    /// backend: each ends in settings loaded or saved); nothing without `api_key_file`.
+    private func keepChecksInStep(_ state: State) -> Effect<Action> {
+        guard state.healthchecksSync != nil, state.checkIn.hasLoadedSettings else { return .none }
+        return .send(.healthchecksSync(.settingsChanged(state.checkIn.settings)))
     }
 
     /// Everything the device reads from the store, read again.

@@ -8,6 +8,7 @@ public import PingListenerFeature
 public import SettingsSyncFeature
 public import StoreHealthFeature
 public import UploadFeature
+public import HealthchecksSyncFeature
 
 extension DeviceFeature {
     public enum Action: Equatable, Sendable {
@@ -27,6 +28,8 @@ extension DeviceFeature {
         case healthchecksHeartbeat(HeartbeatFeature.Action)
         case pingListener(PingListenerFeature.Action)
         case settingsSync(SettingsSyncFeature.Action)
+        case healthchecksAlertUpload(UploadFeature<AlertRecord>.Action)
+        case healthchecksSync(HealthchecksSyncFeature.Action)
         /// Pings stored before a restart (or before the store could be read) light again.
         case storedPingsResponse(Result<[PendingPing], StoreFailure>)
         /// Listen for the wall clock being set or stepped (a long-living effect a service awaits).

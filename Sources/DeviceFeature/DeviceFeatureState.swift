@@ -9,6 +9,7 @@ public import SettingsSyncFeature
 public import StoreHealthFeature
 public import UploadFeature
 public import GPIOClient
+public import HealthchecksSyncFeature
 
 extension DeviceFeature {
     /// The whole device: every feature's state, and the messages waiting to be dismissed.
@@ -31,6 +32,10 @@ extension DeviceFeature {
         public var healthchecksHeartbeat: HeartbeatFeature.State?
         public var pingListener: PingListenerFeature.State?
         public var settingsSync: SettingsSyncFeature.State?
+        /// Help alerts to the healthchecks alert check.
+        public var healthchecksAlertUpload: UploadFeature<AlertRecord>.State?
+        /// The device's own healthchecks checks kept in step with its settings (`api_key_file`).
+        public var healthchecksSync: HealthchecksSyncFeature.State?
         /// Messages for the operator that do not stop the device keeping its word, newest last.
         public var messages: [DeviceMessage] = []
         public var isRunning = false
@@ -66,11 +71,13 @@ extension DeviceFeature {
                 if let refusal = checkIn.alert.sendingRefused {
                     conditions.append(DeviceCondition(
                         .alertNotSent, "help alert NOT delivered: \(refusal)",
-                        advice: "fix the uplink's token or URL; the alert stays queued and is sent again at the next check-in, alert or restart"))
-                } else if checkIn.alert.settings?.hasUplink != true {
+                        advice: "fix what the message names (the alert check's URL, the healthchecks API key, the uplink's token); "
+                            + "the alert stays queued and is sent again at the next check-in, alert or restart"))
+                } else if checkIn.alert.settings?.canDeliver != true {
                     conditions.append(DeviceCondition(
-                        .alertNotSent, "help alert stored but NOT sent: this device has no [uplink], so nobody was alerted",
-                        advice: "configure [uplink] so alerts reach someone, or set [alert] enabled = false"))
+                        .alertNotSent, "help alert stored but NOT sent: nothing on this device can deliver it, so nobody was alerted",
+                        advice: "configure [healthchecks] alert_url (or api_key_file) or [uplink] so alerts reach someone, "
+                            + "or set [alert] enabled = false"))
                 }
             }
             for upload in refusedUploads {
@@ -79,6 +86,7 @@ extension DeviceFeature {
                     advice: "fix what it names (the token file, the URL, the check); the \(upload.noun) stay queued and are sent again at the next one or a restart",
                     isFault: false))
             }
+            conditions += reachConditions
             if checkIn.elapsedTimeUnknown {
                 conditions.append(DeviceCondition(
                     .timeUnknown, "the time since the last check-in is unknown: it was on an earlier boot and the wall clock is not synchronised",
@@ -91,7 +99,8 @@ extension DeviceFeature {
         private var refusedUploads: [(noun: String, endpoint: String, lastMessage: String?)] {
             // Asked after every action: look at the statuses in place before copying anything.
             guard checkInUpload?.status == .stopped || healthchecksUpload?.status == .stopped
-                || alertUpload?.status == .stopped || pingResponseUpload?.status == .stopped else { return [] }
+                || alertUpload?.status == .stopped || pingResponseUpload?.status == .stopped
+                || healthchecksAlertUpload?.status == .stopped else { return [] }
             var refused: [(noun: String, endpoint: String, lastMessage: String?)] = []
             if let upload = checkInUpload, upload.status == .stopped {
                 refused.append((upload.noun, upload.endpoint, upload.lastMessage))
@@ -101,6 +110,9 @@ extension DeviceFeature {
             }
             if let upload = alertUpload, upload.status == .stopped { refused.append((upload.noun, upload.endpoint, upload.lastMessage)) }
             if let upload = pingResponseUpload, upload.status == .stopped {
+                refused.append((upload.noun, upload.endpoint, upload.lastMessage))
+            }
+            if let upload = healthchecksAlertUpload, upload.status == .stopped {
                 refused.append((upload.noun, upload.endpoint, upload.lastMessage))
             }
             return refused
@@ -113,7 +125,8 @@ extension DeviceFeature {
                 store: store.problem, gpio: gpio.waitingFor, alertUnsaved: checkIn.alert.unsaved?.id,
                 alertUndelivered: checkIn.alert.settings != nil && !checkIn.alert.unacknowledged.isEmpty,
                 alertRefusal: checkIn.alert.sendingRefused, timeUnknown: checkIn.elapsedTimeUnknown,
-                refusedUploads: refusedUploads.map { "\($0.endpoint) \($0.noun) \($0.lastMessage ?? "")" })
+                refusedUploads: refusedUploads.map { "\($0.endpoint) \($0.noun) \($0.lastMessage ?? "")" },
+                reach: reachCauses)
         }
 
         /// The device cannot keep its word: the LEDs show `fault`. Decided from the causes alone
@@ -121,7 +134,7 @@ extension DeviceFeature {
         public var hasFault: Bool {
             let causes = conditionCauses
             return causes.store != nil || causes.gpio != nil || causes.alertUnsaved != nil || causes.timeUnknown
-                || (causes.alertUndelivered && (causes.alertRefusal != nil || checkIn.alert.settings?.hasUplink != true))
+                || (causes.alertUndelivered && (causes.alertRefusal != nil || checkIn.alert.settings?.canDeliver != true))
         }
 
         /// What the LEDs show.
@@ -138,6 +151,8 @@ public struct ConditionCauses: Equatable, Sendable {
     public var alertRefusal: String?
     public var timeUnknown: Bool
     public var refusedUploads: [String]
+    /// Heartbeats refused for good, checks not kept in step (`DeviceFeature.State.reachCauses`).
+    public var reach: [String] = []
 }
 
 extension DeviceCondition.Kind {

@@ -2,6 +2,7 @@ import Backoff
 import CheckInModels
 import ComposableCore
 import DeviceConfig
+import HealthchecksSyncFeature
 import HeartbeatFeature
 import PingListenerFeature
 import SettingsSyncFeature
@@ -14,12 +15,18 @@ extension DeviceFeature {
         public var backend: String
         public var healthchecksCheckIns: String
         public var healthchecksHeartbeat: String
+        public var healthchecksAlert: String
+        /// The healthchecks instance whose management API keeps the device's checks.
+        public var healthchecksSite: String
 
         public init(backend: String = "backend", healthchecksCheckIns: String = "healthchecks",
-                    healthchecksHeartbeat: String = "healthchecks heartbeat") {
+                    healthchecksHeartbeat: String = "healthchecks heartbeat", healthchecksAlert: String = "healthchecks alert",
+                    healthchecksSite: String = "healthchecks") {
             self.backend = backend
             self.healthchecksCheckIns = healthchecksCheckIns
             self.healthchecksHeartbeat = healthchecksHeartbeat
+            self.healthchecksAlert = healthchecksAlert
+            self.healthchecksSite = healthchecksSite
         }
     }
 }
@@ -35,6 +42,8 @@ struct UplinkFeatures {
     let healthchecksHeartbeat: HeartbeatFeature?
     let pingListener: PingListenerFeature?
     let settingsSync: SettingsSyncFeature?
+    let healthchecksAlertUpload: UploadFeature<AlertRecord>?
+    let healthchecksSync: HealthchecksSyncFeature?
 
     /// Help alerts are urgent: their retries never wait longer than this, whatever `retry_max` says.
     static let longestAlertRetry = Duration.seconds(60)
@@ -47,10 +56,7 @@ struct UplinkFeatures {
                                           backoff: backoff, random: random, batchSize: uplink.batchSize)
             alertUpload = UploadFeature(
                 queue: store.alertQueue,
-                request: { batch in
-                    guard let alert = batch.first else { return .success(UploadOutcome(acknowledged: [])) }
-                    return await backend.sendAlert(alert).map { UploadOutcome(acknowledged: $0) }
-                },
+                request: Self.oneAlert(backend),
                 clock: clock, backoff: Backoff.network(cap: min(uplink.retryMax, Self.longestAlertRetry)),
                 random: random, batchSize: 1)
             pingResponseUpload = UploadFeature(
@@ -76,9 +82,31 @@ struct UplinkFeatures {
             healthchecksHeartbeat = healthchecks.heartbeat.map { client in
                 HeartbeatFeature(uplink: client, clock: clock, queueDepth: { (try? await depth.depth()) ?? 0 })
             }
+            healthchecksAlertUpload = healthchecks.alert.map { client in
+                UploadFeature(queue: store.healthchecksAlertQueue, request: Self.oneAlert(client),
+                              clock: clock, backoff: .network(cap: min(settings.retryMax, Self.longestAlertRetry)),
+                              random: random, batchSize: 1)
+            }
+            if let client = healthchecks.management, let management = settings.management {
+                healthchecksSync = HealthchecksSyncFeature(
+                    management: client, clock: clock, backoff: .network(cap: settings.retryMax), random: random,
+                    heartbeat: settings.heartbeat, slugPrefix: management.slugPrefix)
+            } else {
+                healthchecksSync = nil
+            }
         } else {
             healthchecksUpload = nil
             healthchecksHeartbeat = nil
+            healthchecksAlertUpload = nil
+            healthchecksSync = nil
+        }
+    }
+
+    /// One help alert per request (the uploaders of alerts take batches of one).
+    static func oneAlert(_ client: UplinkClient) -> @Sendable ([AlertRecord]) async -> Result<UploadOutcome, UplinkFailure> {
+        { batch in
+            guard let alert = batch.first else { return .success(UploadOutcome(acknowledged: [])) }
+            return await client.sendAlert(alert).map { UploadOutcome(acknowledged: $0) }
         }
     }
 
@@ -93,11 +121,17 @@ struct UplinkFeatures {
             state.settingsSync = .init()
         }
         if let healthchecks = configuration.healthchecks {
-            if healthchecks.checkInURL != nil {
+            if healthchecks.hasCheckInCheck {
                 state.healthchecksUpload = .init(noun: "check-ins", endpoint: endpoints.healthchecksCheckIns)
             }
-            if healthchecks.heartbeatURL != nil {
+            if healthchecks.hasHeartbeatCheck {
                 state.healthchecksHeartbeat = .init(endpoint: endpoints.healthchecksHeartbeat, period: healthchecks.heartbeat)
+            }
+            if healthchecks.hasAlertCheck {
+                state.healthchecksAlertUpload = .init(noun: "alerts", endpoint: endpoints.healthchecksAlert)
+            }
+            if healthchecks.management != nil {
+                state.healthchecksSync = .init(endpoint: endpoints.healthchecksSite)
             }
         }
     }
@@ -132,6 +166,13 @@ struct UplinkFeatures {
         case .settingsSync:
             ScopeIfPresent(state: \.settingsSync, action: .settingsSync, namespace: "settings-sync", child: settingsSync)
                 .reduce(into: &state, action: action)
+        case .healthchecksAlertUpload:
+            ScopeIfPresent(state: \.healthchecksAlertUpload, action: .healthchecksAlertUpload, namespace: "healthchecks-alert-upload",
+                           child: healthchecksAlertUpload)
+                .reduce(into: &state, action: action)
+        case .healthchecksSync:
+            ScopeIfPresent(state: \.healthchecksSync, action: .healthchecksSync, namespace: "healthchecks-sync", child: healthchecksSync)
+                .reduce(into: &state, action: action)
         default:
             .none
         }
@@ -148,6 +189,13 @@ extension ActionCase where Parent == DeviceFeature.Action, Child == UploadFeatur
 extension ActionCase where Parent == DeviceFeature.Action, Child == UploadFeature<AlertRecord>.Action {
     static let alertUpload = ActionCase(embed: Parent.alertUpload,
                                         extract: { if case let .alertUpload(action) = $0 { action } else { nil } })
+    static let healthchecksAlertUpload = ActionCase(
+        embed: Parent.healthchecksAlertUpload, extract: { if case let .healthchecksAlertUpload(action) = $0 { action } else { nil } })
+}
+
+extension ActionCase where Parent == DeviceFeature.Action, Child == HealthchecksSyncFeature.Action {
+    static let healthchecksSync = ActionCase(embed: Parent.healthchecksSync,
+                                             extract: { if case let .healthchecksSync(action) = $0 { action } else { nil } })
 }
 
 extension ActionCase where Parent == DeviceFeature.Action, Child == UploadFeature<PingResponse>.Action {

@@ -113,20 +113,46 @@ public struct LiveDevice: Sendable {
         _ configuration: HealthchecksConfiguration?, clock: DeviceClock, transports: inout [CurlTransport]
     ) throws(StartupError) -> HealthchecksClients? {
         guard let configuration else { return nil }
+        var managed: ManagedChecks?
+        if let management = configuration.management {
+            let key: DeviceToken
+            do {
+                key = try DeviceToken.readHealthchecksAPIKey(path: management.apiKeyFile)
+            } catch {
+                throw .config(error.message)
+            }
+            managed = ManagedChecks(site: management.apiURL, key: key, slugPrefix: management.slugPrefix,
+                                    timeout: configuration.timeout,
+                                    transport: try transport("healthchecks-api", for: "healthchecks", into: &transports))
+        }
         // A thread of its own: a slow backend never delays the healthchecks pings, nor the reverse.
-        let transport: CurlTransport
+        let pings = try transport("healthchecks", for: "healthchecks", into: &transports)
+        func client(_ target: PingTarget) -> UplinkClient {
+            .healthchecks(target, timeout: configuration.timeout, lateAfter: configuration.lateAfter, now: clock.now,
+                          transport: pings)
+        }
+        func target(_ url: String?, _ role: CheckRole) -> PingTarget? {
+            if let managed { return .managed(role, managed) }
+            return url.map(PingTarget.url)
+        }
+        return HealthchecksClients(checkIns: target(configuration.checkInURL, .checkIn).map(client),
+                                   heartbeat: target(configuration.heartbeatURL, .heartbeat).map(client),
+                                   alert: target(configuration.alertURL, .alert).map(client),
+                                   management: managed?.client)
+    }
+}
+
+extension LiveDevice {
+    /// An HTTP thread of its own, let go at shutdown with the others.
+    fileprivate static func transport(_ threadName: String, for what: String,
+                                      into transports: inout [CurlTransport]) throws(StartupError) -> CurlTransport {
         do {
-            transport = try CurlTransport(threadName: "healthchecks")
+            let transport = try CurlTransport(threadName: threadName)
+            transports.append(transport)
+            return transport
         } catch {
-            throw .uplink("healthchecks", error)
+            throw .uplink(what, error)
         }
-        transports.append(transport)
-        func client(_ url: String) -> UplinkClient {
-            .healthchecks(url: url, timeout: configuration.timeout, lateAfter: configuration.lateAfter,
-                          now: clock.now, transport: transport)
-        }
-        return HealthchecksClients(checkIns: configuration.checkInURL.map(client),
-                                   heartbeat: configuration.heartbeatURL.map(client))
     }
 }
 

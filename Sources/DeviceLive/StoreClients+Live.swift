@@ -24,7 +24,8 @@ extension StoreClients {
                 pendingPings: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingPings() } }),
             alerts: AlertStoreClient(
                 record: { new throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.recordAlert(new) } },
-                pending: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingAlerts(limit: 100) } }),
+                // "Sending" until any target took it (the backend, the alert check).
+                pending: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.undeliveredAlerts(limit: 100) } }),
             notifications: .live(opening: { () throws(StoreFailure) in try await owner.open() }),
             maintenance: StoreMaintenanceClient(
                 probe: { () throws(StoreFailure) in
@@ -63,11 +64,14 @@ extension StoreClients {
                 markRefused: { _ in 0 },
                 refused: { _ in [] },
                 refusedCount: { 0 }),
-            healthchecksQueue: .deliveries(to: healthchecksTarget, owner))
+            healthchecksQueue: .deliveries(to: healthchecksTarget, owner),
+            healthchecksAlertQueue: .alertDeliveries(to: healthchecksAlertTarget, owner))
     }
 
     /// The delivery target name of the healthchecks check-in check in the store.
     public static let healthchecksTarget = "healthchecks"
+    /// The delivery target name of the healthchecks alert check in the store.
+    public static let healthchecksAlertTarget = "healthchecks-alert"
 }
 
 extension UploadQueueClient where Item == CheckInRecord {
@@ -75,32 +79,72 @@ extension UploadQueueClient where Item == CheckInRecord {
     /// target with its own state. The target is registered on first use (idempotent), so it starts
     /// with the check-ins recorded from then on.
     static func deliveries(to target: String, _ owner: CheckInStoreOwner) -> UploadQueueClient {
-        // Registering writes (and syncs): once per run is enough, it is idempotent.
-        let isRegistered = Mutex(false)
-        @Sendable func registered<T: Sendable>(
-            _ body: @escaping @Sendable (isolated CheckInDatabase) throws(StoreFailure) -> T
-        ) async throws(StoreFailure) -> T {
-            let needed = !isRegistered.withLock { $0 }
-            return try await owner.perform { database throws(StoreFailure) in
-                if needed {
-                    try database.registerDeliveryTarget(target)
-                    isRegistered.withLock { $0 = true }
-                }
-                return try body(database)
-            }
+        let registered = TargetRegistration(owner) { database throws(StoreFailure) in try database.registerDeliveryTarget(target) }
+        return UploadQueueClient(
+            pending: { limit throws(StoreFailure) in try await registered.perform { database throws(StoreFailure) in try database.pendingDeliveries(target: target, limit: limit) } },
+            markUploaded: { ids, time throws(StoreFailure) in
+                try await registered.perform { database throws(StoreFailure) in try database.markDelivered(target: target, ids: ids, at: time) }
+            },
+            depth: { () throws(StoreFailure) in try await registered.perform { database throws(StoreFailure) in try database.pendingDeliveryCount(target: target) } },
+            markRefused: { items throws(StoreFailure) in
+                try await registered.perform { database throws(StoreFailure) in try database.markDeliveryRefused(target: target, items.map { (id: $0.id, message: $0.message) }) }
+            },
+            refused: { limit throws(StoreFailure) in try await registered.perform { database throws(StoreFailure) in try database.refusedDeliveries(target: target, limit: limit) } },
+            refusedCount: { () throws(StoreFailure) in
+                try await registered.perform { database throws(StoreFailure) in try database.refusedDeliveries(target: target, limit: .max).count }
+            },
+            marks: { ids throws(StoreFailure) in
+                try await registered.perform { database throws(StoreFailure) in try database.deliveryMarks(target: target, ids: ids) }
+            })
+    }
+}
+
+extension UploadQueueClient where Item == AlertRecord {
+    /// The help alerts still to be delivered to a further `target` (a healthchecks alert check).
+    /// The target is registered on first use (idempotent): it starts with the alerts nobody took.
+    static func alertDeliveries(to target: String, _ owner: CheckInStoreOwner) -> UploadQueueClient {
+        let registered = TargetRegistration(owner) { database throws(StoreFailure) in
+            try database.registerAlertDeliveryTarget(target)
         }
         return UploadQueueClient(
-            pending: { limit throws(StoreFailure) in try await registered { database throws(StoreFailure) in try database.pendingDeliveries(target: target, limit: limit) } },
+            pending: { limit throws(StoreFailure) in
+                try await registered.perform { database throws(StoreFailure) in try database.pendingAlertDeliveries(target: target, limit: limit) }
+            },
             markUploaded: { ids, time throws(StoreFailure) in
-                try await registered { database throws(StoreFailure) in try database.markDelivered(target: target, ids: ids, at: time) }
+                try await registered.perform { database throws(StoreFailure) in try database.markAlertsDelivered(target: target, ids: ids, at: time) }
             },
-            depth: { () throws(StoreFailure) in try await registered { database throws(StoreFailure) in try database.pendingDeliveryCount(target: target) } },
-            markRefused: { items throws(StoreFailure) in
-                try await registered { database throws(StoreFailure) in try database.markDeliveryRefused(target: target, items.map { (id: $0.id, message: $0.message) }) }
+            depth: { () throws(StoreFailure) in
+                try await registered.perform { database throws(StoreFailure) in try database.pendingAlertDeliveryCount(target: target) }
             },
-            refused: { limit throws(StoreFailure) in try await registered { database throws(StoreFailure) in try database.refusedDeliveries(target: target, limit: limit) } },
-            refusedCount: { () throws(StoreFailure) in
-                try await registered { database throws(StoreFailure) in try database.refusedDeliveries(target: target, limit: .max).count }
-            })
+            // A help alert is taken or not as a whole: never refused by id.
+            markRefused: { _ in 0 },
+            refused: { _ in [] },
+            refusedCount: { 0 })
+    }
+}
+
+/// The store calls of a further delivery target, with the target registered before the first of
+/// them in this run: registering writes (and syncs), and it is idempotent, so once per run is enough.
+final class TargetRegistration: Sendable {
+    private let owner: CheckInStoreOwner
+    private let register: @Sendable (isolated CheckInDatabase) throws(StoreFailure) -> Void
+    private let isRegistered = Mutex(false)
+
+    init(_ owner: CheckInStoreOwner, register: @escaping @Sendable (isolated CheckInDatabase) throws(StoreFailure) -> Void) {
+        self.owner = owner
+        self.register = register
+    }
+
+    func perform<T: Sendable>(
+        _ body: @escaping @Sendable (isolated CheckInDatabase) throws(StoreFailure) -> T
+    ) async throws(StoreFailure) -> T {
+        let needed = !isRegistered.withLock { $0 }
+        return try await owner.perform { [self] database throws(StoreFailure) in
+            if needed {
+                try register(database)
+                isRegistered.withLock { $0 = true }
+            }
+            return try body(database)
+        }
     }
 }

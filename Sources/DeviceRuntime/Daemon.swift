@@ -19,6 +19,10 @@ public enum Daemon {
         let sink = LogSink()
         let logger = makeLogger(loaded.configuration, environment: environment, sink: sink)
         logger.info("configuration: \(loaded.path ?? "embedded defaults (no config file)")")
+        // Said at every start: a device that can reach nobody must never look as if it could.
+        for finding in loaded.configuration.reachFindings {
+            logger.warning("\(finding.message); \(finding.fix)", metadata: ["reach": "\(finding.check)"])
+        }
         let daemon: Instance
         do {
             daemon = try await make(loaded.configuration, environment: environment, sleep: sleep, logger: logger, sink: sink)
@@ -129,6 +133,9 @@ public enum Daemon {
              state.healthchecksHeartbeat != nil),
             ("ping-listener", .pingListener(.start), .pingListener(.stop), state.pingListener != nil),
             ("settings-sync", .settingsSync(.start), .settingsSync(.stop), state.settingsSync != nil),
+            ("healthchecks-alert-upload", .healthchecksAlertUpload(.start), .healthchecksAlertUpload(.stop),
+             state.healthchecksAlertUpload != nil),
+            ("healthchecks-sync", .healthchecksSync(.start), .healthchecksSync(.stop), state.healthchecksSync != nil),
         ]
         for (name, start, stop, configured) in uplinkParts where configured {
             services.append(.init(service: FeatureService(name: name, store: store, start: start, stop: stop)))

@@ -28,7 +28,9 @@ public final class Device {
         let endpoints = DeviceFeature.Endpoints(
             backend: dependencies.backend?.endpoint ?? "backend",
             healthchecksCheckIns: dependencies.healthchecks?.checkIns?.endpoint ?? "healthchecks",
-            healthchecksHeartbeat: dependencies.healthchecks?.heartbeat?.endpoint ?? "healthchecks heartbeat")
+            healthchecksHeartbeat: dependencies.healthchecks?.heartbeat?.endpoint ?? "healthchecks heartbeat",
+            healthchecksAlert: dependencies.healthchecks?.alert?.endpoint ?? "healthchecks alert",
+            healthchecksSite: dependencies.healthchecks?.management?.endpoint ?? "healthchecks")
         store = Store(
             initialState: DeviceFeature.initialState(configuration, chipDescription: dependencies.gpio.chipDescription,
                                                      endpoints: endpoints),

@@ -33,6 +33,9 @@ public struct HeartbeatFeature: Reducer {
         public var lastSuccess: WallTime?
         /// Why the last beat failed; nil when it was delivered (or none was sent yet).
         public var lastError: String?
+        /// The last beat was refused for good (a wrong URL, a removed check): retrying the same
+        /// cannot help, so it is a condition in `status` and an error in the log, not weather.
+        public var isRefused = false
 
         public init(endpoint: String, period: Duration) {
             self.endpoint = endpoint
@@ -85,12 +88,14 @@ public struct HeartbeatFeature: Reducer {
             state.isSending = false
             state.lastSuccess = clock.now().wall
             state.lastError = nil
+            state.isRefused = false
             return .none
 
         case let .heartbeatSent(.failure(failure)):
             guard state.isSending else { return .none }
             state.isSending = false
             state.lastError = failure.message
+            state.isRefused = failure.kind == .permanent
             return .none
         }
     }
@@ -125,8 +130,11 @@ public struct HeartbeatFeature: Reducer {
         case .success:
             guard before.lastError != nil else { return [] }
             return [LogEntry(.notice, "heartbeat to \(after.endpoint) delivered again")]
+        case let .failure(failure) where failure.kind == .permanent:
+            return [LogEntry(.error, "heartbeat to \(after.endpoint) REFUSED (tried again in \(DurationText.humane(after.period)); "
+                             + "fix the URL or the check): \(failure.message)")]
         case let .failure(failure):
-            return [LogEntry(.info, "heartbeat not delivered (next in \(DurationText.format(after.period))): \(failure.message)")]
+            return [LogEntry(.info, "heartbeat not delivered (next in \(DurationText.humane(after.period))): \(failure.message)")]
         }
     }
 }

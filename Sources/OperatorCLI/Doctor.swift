@@ -1,6 +1,8 @@
 import ArgumentParser
+import CheckInModels
 import ControlProtocol
 import DeviceConfig
+import Glibc
 import LinuxIO
 
 struct Doctor: ParsableCommand {
@@ -12,9 +14,15 @@ struct Doctor: ParsableCommand {
             check-in store exists, is writable and passes SQLite's integrity_check; the clock is \
             synchronised; libcurl loads (when [uplink] or [healthchecks] is set); the backend \
             ([uplink]) accepts the device's token (token file readable, not \
-            world-readable, GET /v1/settings answered) and each healthchecks check answers (a /log \
-            entry, which does not change the check's state); the daemon answers on its control socket. Run it as root (sudo) to see \
-            everything the service sees.
+            world-readable, GET /v1/settings answered); the device's own healthchecks checks exist \
+            with the timeout and grace its settings ask for (with [healthchecks] api_key_file); \
+            someone is told of a missed check-in and of a long press; the daemon answers on its \
+            control socket, on real GPIO if it is the installed service. Run it as root (sudo) to \
+            see everything the service sees.
+
+            --send-test adds a test entry to each healthchecks check's log (check-in, heartbeat, \
+            alert): it shows the whole way to the check works, and changes no check's state, so \
+            nobody is alarmed.
 
             Exit codes: 0 no problems (warnings may be printed); 1 at least one problem.
             """)
@@ -24,9 +32,12 @@ struct Doctor: ParsableCommand {
     var socket: String?
     @Flag(name: .long, help: "Print the findings as JSON.")
     var json = false
+    @Flag(name: .long, help: "Add a test entry to each healthchecks check's log (changes no check's state).")
+    var sendTest = false
 
     func run() throws {
-        let findings = Self.examine(explicitConfig: config, socket: socket, environment: ProcessEnvironment.current)
+        let findings = Self.examine(explicitConfig: config, socket: socket, environment: ProcessEnvironment.current,
+                                    sendTest: sendTest)
         if json {
             print(ControlCoding.encode(findings, pretty: true))
         } else {
@@ -40,7 +51,11 @@ struct Doctor: ParsableCommand {
         if findings.contains(where: { $0.outcome == .problem }) { throw ExitCode(1) }
     }
 
-    static func examine(explicitConfig: String?, socket: String?, environment: [String: String]) -> [DoctorFinding] {
+    /// Where the Debian package installs the service's unit (`scripts/build-deb`).
+    static let packageUnitFiles = ["/lib/systemd/system/lifesignald.service", "/usr/lib/systemd/system/lifesignald.service"]
+
+    static func examine(explicitConfig: String?, socket: String?, environment: [String: String], sendTest: Bool = false,
+                        unitFiles: [String] = packageUnitFiles) -> [DoctorFinding] {
         let configuration: DeviceConfiguration
         switch ConfigSource.load(explicitPath: explicitConfig, environment: environment) {
         case let .failure(failure):
@@ -54,8 +69,14 @@ struct Doctor: ParsableCommand {
             findings += GPIOChipProbe.check(configuration)
             findings += StoreProbe.check(path: configuration.storePath)
             findings.append(clock())
-            findings += UplinkProbe.check(configuration)
-            findings.append(daemon(socket: socket ?? configuration.controlSocket, environment: environment))
+            let (daemonFinding, status) = daemon(socket: socket ?? configuration.controlSocket, environment: environment)
+            let settings = status.flatMap { status in
+                CheckInSettings(interval: .seconds(status.settings.intervalSeconds), reminder: .seconds(status.settings.reminderSeconds))
+            }
+            findings += UplinkProbe.check(configuration, sendTest: sendTest, settings: settings)
+            findings += reach(configuration)
+            findings += installedService(configuration, status: status, unitFiles: unitFiles)
+            findings.append(daemonFinding)
             return findings
         }
     }
@@ -67,25 +88,64 @@ struct Doctor: ParsableCommand {
                        fix: "enable time synchronisation (timedatectl set-ntp true) and give the device network; `timedatectl` shows the state")
     }
 
-    static func daemon(socket: String, environment: [String: String]) -> DoctorFinding {
+    /// Whether anyone is told of a missed check-in or a long press (`DeviceConfiguration.reachFindings`).
+    static func reach(_ configuration: DeviceConfiguration) -> [DoctorFinding] {
+        let findings = configuration.reachFindings.map { finding in
+            finding.severity == .problem ? DoctorFinding.problem(finding.check, finding.message, fix: finding.fix)
+                : .warning(finding.check, finding.message, fix: finding.fix)
+        }
+        var ok: [DoctorFinding] = []
+        if configuration.canReportMissedCheckIns {
+            ok.append(.ok("notify", "a missed check-in is reported to " + targets(configuration, alerts: false)))
+        }
+        if configuration.alert.enabled {
+            ok.append(.ok("help button", "a long press sends a help alert to " + targets(configuration, alerts: true)))
+        }
+        return ok + findings
+    }
+
+    private static func targets(_ configuration: DeviceConfiguration, alerts: Bool) -> String {
+        var names: [String] = []
+        if let healthchecks = configuration.healthchecks, alerts ? healthchecks.hasAlertCheck : healthchecks.hasCheckInCheck {
+            names.append(alerts ? "the healthchecks alert check" : "the healthchecks check-in check")
+        }
+        if configuration.uplink != nil { names.append("the backend") }
+        return names.joined(separator: " and ")
+    }
+
+    /// The package's service on simulated GPIO: the real button and LEDs are not used, and the
+    /// demo's simulated board answers instead (usually a config left at its default).
+    static func installedService(_ configuration: DeviceConfiguration, status: StatusReport?, unitFiles: [String]) -> [DoctorFinding] {
+        guard let unit = unitFiles.first(where: { access($0, F_OK) == 0 }) else { return [] }
+        let backend = status?.gpioBackend ?? configuration.gpio.backend.rawValue
+        guard backend == GPIOConfiguration.Backend.simulated.rawValue else { return [] }
+        return [.warning("gpio", "the service installed by the package (\(unit)) runs on simulated GPIO: the button and LEDs "
+                         + "on the board are not used",
+                         fix: "set [gpio] backend = \"libgpiod\" in \(DeviceConfiguration.defaultConfigPath), then "
+                            + "sudo systemctl restart lifesignald")]
+    }
+
+    static func daemon(socket: String, environment: [String: String]) -> (DoctorFinding, StatusReport?) {
         let connection = ControlConnection(explicit: socket, environment: environment)
         do {
             let response = try connection.send(ControlRequest(.status), timeout: .seconds(5))
             guard let status = response.status else {
-                return .problem("daemon", "\(socket) answered without a status", fix: "restart it: sudo systemctl restart lifesignald")
+                return (.problem("daemon", "\(socket) answered without a status", fix: "restart it: sudo systemctl restart lifesignald"), nil)
             }
-            let detail = "answers on \(socket): \(status.phase.replacingUnderscores()), gpio \(status.gpioBackend), upload queue \(status.queueDepth)"
+            let detail = "answers on \(socket): \(status.phase.replacingUnderscores()), gpio \(status.gpioBackend)"
             if let error = status.error {
-                return .problem("daemon", "\(detail); it reports: \(error)",
-                                fix: "see `journalctl -u lifesignald`; after fixing, `lifesignalctl dismiss-error`")
+                return (.problem("daemon", "\(detail); it reports: \(error)",
+                                 fix: "see `lifesignalctl status` and `journalctl -u lifesignald`; it clears when its cause is gone"),
+                        status)
             }
-            return .ok("daemon", detail)
+            return (.ok("daemon", detail), status)
         } catch {
             let permission = error.message.contains("ermission")
-            return .problem("daemon", error.message,
-                            fix: permission
+            return (.problem("daemon", error.message,
+                             fix: permission
                                 ? "run as root, or add yourself to group lifesignal: sudo adduser $USER lifesignal (then log in again)"
-                                : "start it: sudo systemctl start lifesignald; if it does not stay up: journalctl -u lifesignald -b")
+                                : "start it: sudo systemctl start lifesignald; if it does not stay up: journalctl -u lifesignald -b"),
+                    nil)
         }
     }
 }

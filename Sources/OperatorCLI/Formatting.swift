@@ -55,29 +55,75 @@ enum Formatting {
         lines.append("Interval \(status.settings.interval), reminder \(status.settings.reminder) before the deadline")
         lines.append("LEDs: " + status.leds.map { "\($0.name) \($0.on ? "on" : "off")" }.joined(separator: ", ")
                      + " (showing \(status.indicator.replacingUnderscores()))")
-        lines.append("Upload queue: \(status.queueDepth) check-in\(status.queueDepth == 1 ? "" : "s") waiting"
-                     + (status.oldestNotUploaded.map { ", the oldest since \(localTime($0))" } ?? "")
-                     + (status.uploadStale == true ? " (TOO LONG: the LEDs show it; is the device cut off?)" : ""))
-        lines.append(contentsOf: uplink(status.uplink))
+        lines.append(contentsOf: targets(status))
         if let alert = status.alert { lines.append(contentsOf: Self.alert(alert)) }
         if let pings = status.pings, !pings.pending.isEmpty { lines.append(pendingPings(pings)) }
-        if let healthchecks = status.healthchecks { lines.append(contentsOf: uplink(healthchecks, name: "Healthchecks")) }
         if !status.wallClockSynchronized { lines.append("Note: the wall clock is not synchronised (no NTP yet)") }
         return lines.joined(separator: "\n")
     }
 
+    /// Who is told of the check-ins, target by target: the backend's upload queue, the
+    /// healthchecks check-in check (with its heartbeat and the device's own checks), or that
+    /// nobody is. "Queued" and "upload queue" appear only where there is something to upload to.
+    static func targets(_ status: StatusReport) -> [String] {
+        var lines: [String] = []
+        let oldest = (status.oldestNotUploaded.map { ", the oldest since \(localTime($0))" } ?? "")
+            + (status.uploadStale == true ? " (TOO LONG: the LEDs show it; is the device cut off?)" : "")
+        if let backend = status.uplink {
+            lines.append("Backend upload queue: \(count(status.queueDepth, "check-in")) waiting\(oldest)")
+            lines.append(contentsOf: uplink(backend, name: "Backend"))
+        }
+        if let healthchecks = status.healthchecks {
+            var check = uplink(healthchecks, name: "Healthchecks check-in check")
+            if let depth = status.healthchecksQueueDepth {
+                check[0] += depth == 0 ? " (every check-in pinged)" : " (\(count(depth, "check-in")) waiting for their ping)"
+            } else {
+                check[0] = "Healthchecks heartbeat check: \(healthchecks.endpoint)"
+            }
+            lines.append(contentsOf: check)
+        }
+        if let alertCheck = status.healthchecksAlert {
+            lines.append(contentsOf: uplink(alertCheck, name: "Healthchecks alert check"))
+        }
+        if let checks = status.healthchecksChecks { lines.append(Self.checks(checks)) }
+        if status.uplink == nil, status.healthchecks == nil || status.healthchecksQueueDepth == nil {
+            lines.append("Nobody is told of a missed check-in: no healthchecks check-in check and no backend are configured "
+                         + "(check-ins stay on the device; `lifesignalctl doctor` says how to set one up)")
+        }
+        return lines
+    }
+
+    /// The device's own healthchecks checks in one line.
+    static func checks(_ report: ChecksReport) -> String {
+        let states = [
+            "idle": report.inStep ? "in step with the settings" : "not set up yet",
+            "syncing": "being set up", "waiting_to_retry": "NOT in step yet, retrying", "refused": "NOT in step: refused",
+        ]
+        var line = "Healthchecks checks on \(report.site): \(states[report.state] ?? report.state)"
+        if !report.checks.isEmpty {
+            line += " (" + report.checks.map { check in
+                "\(check.slug) \(check.status), timeout \(DurationText.humane(.seconds(check.timeoutSeconds))), "
+                    + "grace \(DurationText.humane(.seconds(check.graceSeconds)))"
+            }.joined(separator: "; ") + ")"
+        }
+        if let error = report.lastError, report.state != "idle" { line += "\n  last failure: \(error)" }
+        return line
+    }
+
+    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+
     static let uplinkStates: [String: String] = [
         "idle": "up to date",
-        "uploading": "uploading",
+        "uploading": "sending",
         "waiting_to_retry": "waiting to retry after a failure",
-        "stopped": "STOPPED: the backend refused the upload; fix the cause, then restart or check in",
+        "stopped": "STOPPED: refused; fix the cause, then restart or check in",
     ]
 
-    /// The uplink's lines for `status` and `queue`.
-    static func uplink(_ report: UplinkReport?, name: String = "Uplink") -> [String] {
-        guard let report else { return ["Uplink: none configured (offline device; check-ins stay on the device)"] }
+    /// One target's lines for `status` and `queue`.
+    static func uplink(_ report: UplinkReport?, name: String = "Backend") -> [String] {
+        guard let report else { return ["Backend: none configured (check-ins are not uploaded to a LifeSignal backend)"] }
         var lines = ["\(name): \(report.endpoint) · \(uplinkStates[report.state] ?? report.state)"]
-        if let success = report.lastSuccess { lines.append("  last upload: \(localTime(success))") }
+        if let success = report.lastSuccess { lines.append("  last delivered: \(localTime(success))") }
         if let result = report.lastResult, result != "ok", let attempt = report.lastAttempt {
             lines.append("  last attempt \(localTime(attempt)) failed (\(result.replacingUnderscores()), "
                          + "\(report.consecutiveFailures) in a row): \(report.lastMessage ?? "no detail")")
@@ -90,7 +136,7 @@ enum Formatting {
     }
 
     static func heartbeat(_ report: HeartbeatReport) -> String {
-        var line = "  heartbeat every \(DurationText.format(.seconds(report.periodSeconds))) to \(report.endpoint): "
+        var line = "  heartbeat every \(DurationText.humane(.seconds(report.periodSeconds))) to \(report.endpoint): "
         if let error = report.lastError {
             line += "last one failed (\(error))"
             if let success = report.lastSuccess { line += "; last delivered \(localTime(success))" }
@@ -111,13 +157,13 @@ enum Formatting {
     }
 
     static let alertStates: [String: String] = [
-        "off": "off ([alert] enabled = false): a long press does nothing",
+        "off": "off: a long press only shows its pattern",
         "idle": "none",
         "cancel_window": "REQUESTED: sent when the cancel window ends; press the button or `lifesignalctl alert cancel` to cancel",
         "storing": "storing",
-        "sending": "SENDING: stored, not yet acknowledged by the backend",
+        "sending": "SENDING: stored, not yet taken by the alert check or the backend",
         "not_sent": "stored but NOT sent",
-        "delivered": "delivered: the backend acknowledged it",
+        "delivered": "delivered: someone is being told",
     ]
 
     /// The help alert's lines for `status`.
@@ -125,25 +171,38 @@ enum Formatting {
         var line = "Alert: \(alertStates[report.state] ?? report.state)"
         if let left = report.cancelWindowSecondsLeft { line += " (\(left) s left)" }
         var lines = [line]
-        if report.waiting > 0 { lines.append("  \(report.waiting) alert\(report.waiting == 1 ? "" : "s") stored, not yet acknowledged") }
-        if !report.uplinkConfigured, report.state != "off" {
-            lines.append("  no uplink is configured: an alert is stored but cannot reach anyone")
+        if report.waiting > 0 { lines.append("  \(count(report.waiting, "alert")) stored, not yet taken by anyone") }
+        let targets = report.targets ?? (report.uplinkConfigured ? ["backend"] : [])
+        if targets.isEmpty {
+            lines[0] += report.state == "off" ? " (nothing can deliver a help alert)" : ""
+            if report.state != "off" { lines.append("  nothing can deliver a help alert: an alert is stored but reaches nobody") }
+        } else {
+            let names = targets.map { $0 == "healthchecks" ? "the healthchecks alert check" : "the backend" }
+            lines.append("  a help alert goes to \(names.joined(separator: " and "))")
         }
         if let uplink = report.uplink, let result = uplink.lastResult, result != "ok" {
-            lines.append("  last attempt failed (\(result.replacingUnderscores())): \(uplink.lastMessage ?? "no detail")")
+            lines.append("  last attempt to the backend failed (\(result.replacingUnderscores())): \(uplink.lastMessage ?? "no detail")")
         }
         return lines
     }
 
     static func queue(_ queue: QueueReport) -> String {
-        var lines = ["\(queue.depth) check-in\(queue.depth == 1 ? "" : "s") waiting for upload"]
-        if let oldest = queue.oldestPending { lines.append("Oldest: \(localTime(oldest.time)) (id \(oldest.id))") }
-        lines.append(contentsOf: uplink(queue.uplink))
-        lines.append(contentsOf: refused(queue.refused ?? [], count: queue.refusedCount ?? 0, by: "the backend"))
+        var lines: [String] = []
+        // Older daemons do not say; they had a backend queue whenever they had an uplink report.
+        if queue.hasBackend ?? (queue.uplink != nil) {
+            lines.append("\(count(queue.depth, "check-in")) waiting for upload to the backend")
+            if let oldest = queue.oldestPending { lines.append("Oldest: \(localTime(oldest.time)) (id \(oldest.id))") }
+            lines.append(contentsOf: uplink(queue.uplink))
+            lines.append(contentsOf: refused(queue.refused ?? [], count: queue.refusedCount ?? 0, by: "the backend"))
+        }
         if let healthchecks = queue.healthchecks {
-            lines.append("\(healthchecks.depth) check-in\(healthchecks.depth == 1 ? "" : "s") waiting for the healthchecks check")
-            if let state = healthchecks.state { lines.append(contentsOf: uplink(state, name: "Healthchecks")) }
+            lines.append("\(count(healthchecks.depth, "check-in")) waiting for their ping to the healthchecks check")
+            if let state = healthchecks.state { lines.append(contentsOf: uplink(state, name: "Healthchecks check-in check")) }
             lines.append(contentsOf: refused(healthchecks.refused, count: healthchecks.refused.count, by: "the healthchecks check"))
+        }
+        if lines.isEmpty {
+            lines.append("Nothing to upload to: no [uplink] and no healthchecks check-in check are configured; check-ins stay "
+                         + "on the device (`lifesignalctl history`)")
         }
         return lines.joined(separator: "\n")
     }
@@ -166,15 +225,18 @@ enum Formatting {
             lines.append("Listening for pings: no uplink configured")
         }
         if let upload = pings.responseUpload, upload.lastResult != nil && upload.lastResult != "ok" {
-            var uploadLines = uplink(upload)
-            uploadLines[0] = "Answers upload:" + uploadLines[0].dropFirst("Uplink:".count)
-            lines.append(contentsOf: uploadLines)
+            lines.append(contentsOf: uplink(upload, name: "Answers upload"))
         }
         return lines.joined(separator: "\n")
     }
 
+    /// One history row: where it stands with each configured target (nothing without one).
     static func checkIn(_ report: CheckInReport) -> String {
-        "\(localTime(report.time))  \(report.source.padded(to: 6))  \(report.uploaded ? "uploaded" : "queued  ")  \(report.id)"
+        let names = ["backend": "backend", "healthchecks": "check"]
+        let deliveries = (report.deliveries ?? []).map { delivery in
+            "\(names[delivery.target] ?? delivery.target) \(delivery.state.replacingUnderscores())".padded(to: 16)
+        }
+        return ([localTime(report.time), report.source.padded(to: 6)] + deliveries + [report.id]).joined(separator: "  ")
     }
 
     static func settings(_ settings: SettingsReport) -> String {

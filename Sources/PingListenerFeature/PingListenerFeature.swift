@@ -186,7 +186,7 @@ public struct PingListenerFeature: Reducer {
                              metadata: ["pings": "\(answer.pings.count)"])]
         case let (.pollResponse(.failure(failure)), .polling?):
             let delay: Duration = if case let .pausing(delay) = after.step { delay } else { .zero }
-            return [LogEntry(.warning, "listening for pings failed, asking again in \(DurationText.format(delay)): \(failure.message)",
+            return [LogEntry(.warning, "listening for pings failed, asking again in \(DurationText.humane(delay)): \(failure.message)",
                              metadata: ["failures": "\(after.consecutiveFailures)"])]
         case let (.pingsSaved(.failure(failure)), .storing?):
             return [LogEntry(.error, "pings could not be stored (shown anyway): \(failure.message)")]

@@ -26,8 +26,10 @@ enum CurlExchange {
         defer { errorBuffer.deallocate() }
         var headerList: UnsafeMutablePointer<curl_slist>?
         defer { curl.slistFreeAll(headerList) }
-        // "Expect:" turns off curl's `Expect: 100-continue` round trip for larger bodies.
-        for line in request.headers + ["Expect:"] {
+        // "Expect:" turns off curl's `Expect: 100-continue` round trip for larger bodies; every
+        // request says what sent it (a server's log tells the device's requests apart).
+        let userAgent = request.headers.contains { $0.lowercased().hasPrefix("user-agent:") } ? [] : ["User-Agent: \(HTTPRequest.userAgent)"]
+        for line in request.headers + ["Expect:"] + userAgent {
             guard let appended = curl.slistAppend(headerList, line) else {
                 return .failure(TransportFailure(code: -1, message: "out of memory building the request headers"))
             }

@@ -1,5 +1,10 @@
+import DeviceAPI
+
 /// One HTTP/1.1 request as the uplink sends it.
 public struct HTTPRequest: Sendable {
+    /// Sent with every request that does not name its own (`lifesignald/<version>`).
+    public static let userAgent = DeviceSoftware.userAgent
+
     public enum Method: String, Sendable {
         case get = "GET"
         case post = "POST"

@@ -1,4 +1,4 @@
-import DeviceAPI
+public import DeviceAPI
 public import UplinkClient
 
 /// One-shot requests that show whether the configured targets can be reached with the device's
@@ -10,7 +10,7 @@ public enum ReachabilityCheck {
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         let url = base + DeviceAPIPath.settings
         let request = HTTPRequest(method: .get, url: url, headers: ["Authorization: Bearer \(token.secret)",
-                                                                  "Accept: application/json"], timeout: timeout)
+                                                                  "Accept: application/json", userAgent], timeout: timeout)
         return CurlTransport.performBlocking(request)
             .mapError { UplinkClient.failure($0, request: "GET \(url)") }
             .flatMap { response in
@@ -20,12 +20,14 @@ public enum ReachabilityCheck {
             }
     }
 
-    /// `POST <url>/log`: an entry in the check's event log, without changing its state.
-    public static func healthchecks(url: String, timeout: Duration) -> Result<Void, UplinkFailure> {
+    /// `POST <url>/log`: an entry in the check's event log, without changing its state (so
+    /// nobody is alarmed). `shownAs`: how to name the check (a ping URL is shown shortened).
+    public static func healthchecks(url: String, timeout: Duration, shownAs: String? = nil) -> Result<Void, UplinkFailure> {
         let base = url.hasSuffix("/") ? String(url.dropLast()) : url
-        let shown = UplinkClient.shortened(base) + "/log"
-        let request = HTTPRequest(method: .post, url: base + "/log", headers: ["Content-Type: text/plain; charset=utf-8"],
-                                  body: Array("lifesignalctl doctor: checking that this check can be reached\n".utf8),
+        let shown = (shownAs ?? UplinkClient.shortened(base)) + "/log"
+        let request = HTTPRequest(method: .post, url: base + "/log", headers: ["Content-Type: text/plain; charset=utf-8", userAgent],
+                                  body: Array(("lifesignalctl doctor --send-test: a test entry from the LifeSignal device, to show "
+                                      + "that this check can be reached; it changes nothing\n").utf8),
                                   timeout: timeout)
         return CurlTransport.performBlocking(request)
             .mapError { UplinkClient.failure($0, request: "POST \(shown)") }
@@ -33,6 +35,35 @@ public enum ReachabilityCheck {
                 (200..<300).contains(response.status) ? .success(()) : .failure(UplinkClient.failure(response, request: "POST \(shown)"))
             }
     }
+
+    /// The device's own checks as the instance has them (read only): each slug's check, or nil
+    /// when it does not exist yet. With a read-only key the checks come without their ping URLs.
+    public static func managedChecks(site: String, key: DeviceToken, slugs: [String], timeout: Duration)
+        -> Result<[String: HealthchecksCheck], UplinkFailure> {
+        let base = site.hasSuffix("/") ? String(site.dropLast()) : site
+        var found: [String: HealthchecksCheck] = [:]
+        for slug in slugs {
+            let url = base + HealthchecksPath.checks + "?slug=" + percentEncoded(slug)
+            let request = HTTPRequest(method: .get, url: url, headers: ["X-Api-Key: \(key.secret)", "Accept: application/json", userAgent],
+                                      timeout: timeout)
+            let result = CurlTransport.performBlocking(request)
+                .mapError { UplinkClient.failure($0, request: "GET \(url)") }
+                .flatMap { response -> Result<HealthchecksCheckList, UplinkFailure> in
+                    guard (200..<300).contains(response.status) else {
+                        return .failure(ManagedChecks.failure(response, request: "GET \(url)"))
+                    }
+                    return ManagedChecks.decoded(HealthchecksCheckList.self, response, site: base)
+                }
+            switch result {
+            case let .success(list): found[slug] = list.checks.first { $0.slug == slug }
+            case let .failure(failure): return .failure(failure)
+            }
+        }
+        return .success(found)
+    }
+
+    /// What lifesignalctl's own requests say they are.
+    static let userAgent = "User-Agent: lifesignalctl/\(DeviceSoftware.version)"
 
     /// Where a check-in ping would go, shortened (the full URL is a secret).
     public static func shownURL(_ url: String) -> String {

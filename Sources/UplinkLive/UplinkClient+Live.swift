@@ -185,7 +185,7 @@ extension UplinkClient {
         // One line either way: the message goes into `status`, the log and the notes a user reads.
         let replyText: String = switch APICoding.decode(ErrorReply.self, from: response.body) {
         case let .success(reply): reply.error
-        case .failure: String(decoding: response.body.prefix(200), as: UTF8.self)
+        case .failure: ReplyText.readable(response.body, contentType: response.headers["content-type"])
         }
         let serverMessage = replyText.filter { !$0.isNewline }
         let retryAfter = response.headers["retry-after"].flatMap { RetryAfter.parse($0, now: RetryAfter.wallNow()) }

@@ -20,7 +20,7 @@ extension UploadFeature {
         if after.consecutiveFailures > before.consecutiveFailures, let message = after.lastMessage {
             switch after.lastResult {
             case .transientFailure:
-                let delay = DurationText.format(after.retryDelay ?? .zero)
+                let delay = DurationText.humane(after.retryDelay ?? .zero)
                 entries.append(LogEntry(.warning, "\(after.noun) upload failed, retrying in \(delay): \(message)",
                                         metadata: ["failures": "\(after.consecutiveFailures)"]))
             case .permanentFailure:

@@ -16,7 +16,13 @@ struct DevServerCommand: ParsableCommand {
             status|drop|dropAfterStore|malformedReply|delay, errorRate, errorStatus, latencyMilliseconds, \
             clear), GET /admin/check-ins[?device=ID], GET /admin/stats, PUT /admin/settings?device=ID, \
             POST /admin/pings?device=ID (a responder pings the device: {"responderName": "Alice"}), \
-            GET /admin/pings?device=ID, GET /admin/ping-responses?device=ID.
+            GET /admin/pings?device=ID, GET /admin/ping-responses?device=ID, GET /admin/healthchecks-pings, \
+            GET /admin/healthchecks-checks.
+
+            healthchecks (docs/healthchecks.md): pings at /ping/<uuid> and /ping/<ping-key>/<slug> (with \
+            /fail, /start, /log or an exit status), and the management API v3 subset at /api/v3/checks/ \
+            (X-Api-Key). The project's ping key is lifesignal-dev-ping-key; its API keys are \
+            rw-lifesignal-dev-0123456789abcd (read-write) and ro-lifesignal-dev-0123456789abcd (read-only).
             """
     )
 

@@ -6,11 +6,11 @@ import XCTest
 final class PureModuleTests: XCTestCase {
     static let pureModules = ["ComposableCore", "Backoff", "CheckInModels", "CheckInFeature", "NotificationsFeature",
                               "UploadFeature", "HeartbeatFeature", "PingListenerFeature", "SettingsSyncFeature", "LEDLanguage",
-                              "ConfigFile", "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient"]
+                              "HealthchecksSyncFeature", "ConfigFile", "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient"]
     static let allowedImports: Set<String> = [
         "Backoff",
         "ComposableCore", "CheckInModels", "CheckInFeature", "NotificationsFeature", "UploadFeature", "HeartbeatFeature",
-        "PingListenerFeature", "SettingsSyncFeature", "LEDLanguage", "ConfigFile",
+        "PingListenerFeature", "SettingsSyncFeature", "HealthchecksSyncFeature", "LEDLanguage", "ConfigFile",
         "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient", "Synchronization",
     ]
 

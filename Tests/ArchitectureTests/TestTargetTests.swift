@@ -15,8 +15,10 @@ final class TestTargetTests: XCTestCase {
         "TestSupport": "test support",
         // Thin executables: lifesignald is run by LifesignaldTests; lifesignalctl is OperatorCLI's
         // main (OperatorCLITests, and LifesignaldTests runs it); the dev server and the benchmark
-        // are development tools whose parts are DevServer and DeviceRuntime.
+        // are development tools whose parts are DevServer and DeviceRuntime; lifesignal-floor is the
+        // benchmark's yardstick (run by scripts/bench).
         "lifesignalctl": "executable", "lifesignal-devserver": "executable", "lifesignal-bench": "executable",
+        "lifesignal-floor": "executable, the benchmark's yardstick",
         "lifesignald": "executable, tested as a process by LifesignaldTests",
     ]
 

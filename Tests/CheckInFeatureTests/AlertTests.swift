@@ -8,11 +8,11 @@ import XCTest
 final class AlertTests: FeatureTestCase {
     var alerts: FakeAlertStore!
 
-    func makeAlertStore(hasUplink: Bool = true, pending: [AlertRecord] = []) -> TestStore<CheckInFeature> {
+    func makeAlertStore(canDeliver: Bool = true, pending: [AlertRecord] = []) -> TestStore<CheckInFeature> {
         alerts = FakeAlertStore(alerts: pending)
         return makeStore(alertStore: alerts.client) {
             $0.alert = AlertState(settings: AlertState.Settings(cancelWindow: .seconds(5), deliveredDisplay: .seconds(30),
-                                                                hasUplink: hasUplink))
+                                                                canDeliver: canDeliver))
         }
     }
 
@@ -156,7 +156,7 @@ final class AlertTests: FeatureTestCase {
     }
 
     func testWithoutAnUplinkTheAlertIsStoredAndTheDeviceSaysItWasNotSent() async {
-        let store = makeAlertStore(hasUplink: false)
+        let store = makeAlertStore(canDeliver: false)
         await start(store, expectPhase: .neverCheckedIn)
         await requestFromTheCLIAndLetTheWindowEnd(store)
         let record = AlertRecord(id: id(1), at: Self.start, source: .cli)
@@ -218,7 +218,7 @@ final class AlertTests: FeatureTestCase {
         var state = CheckInFeature.State()
         state.phase = .overdue(countdown(remaining: .zero))
         state.alert.unacknowledged = [id(1)]
-        state.alert.settings = AlertState.Settings(hasUplink: true)
+        state.alert.settings = AlertState.Settings(canDeliver: true)
         XCTAssertEqual(state.indicator(fault: false), .alertSending, "sending wins over overdue")
         XCTAssertEqual(state.indicator(fault: true), .fault, "sending can last for hours offline: a broken device must not hide behind it")
         state.feedback = .acknowledged

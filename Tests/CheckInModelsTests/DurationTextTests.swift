@@ -54,4 +54,14 @@ final class DurationTextTests: XCTestCase {
         guard case let .failure(error) = DurationText.parsing(text) else { return nil }
         return error.message
     }
+
+    /// How a duration reads in a message or a ping's body: units a person reads, never `7m48s137ms972us`.
+    func testMessagesReadDurationsAsPeopleSayThem() {
+        XCTAssertEqual(DurationText.humane(.microseconds(468_137_972)), "7 min 48 s")
+        XCTAssertEqual(DurationText.humane(.seconds(45)), "45 s")
+        XCTAssertEqual(DurationText.humane(.milliseconds(250)), "250 ms")
+        XCTAssertEqual(DurationText.humane(.seconds(3 * 3600 + 12 * 60 + 5)), "3 h 12 min")
+        XCTAssertEqual(DurationText.humane(.seconds(2 * 86_400 + 4 * 3600)), "2 d 4 h")
+        XCTAssertEqual(DurationText.humane(.zero), "0 s")
+    }
 }

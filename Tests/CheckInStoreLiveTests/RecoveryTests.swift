@@ -280,7 +280,7 @@ final class RecoveryTests: XCTestCase {
         let answering = NewCheckIn(id: .random(), at: instant(wall: 2), source: .button)
         _ = try await database.record(answering, answering: [PingResponse(id: .random(), pingID: "ping-1", checkInID: answering.id,
                                                                           at: WallTime(secondsSinceEpoch: 5))])
-        _ = try await database.recordAlert(AlertRecord(id: .random(), at: instant(wall: 7), source: .button))
+        let alert = try await database.recordAlert(AlertRecord(id: .random(), at: instant(wall: 7), source: .button))
         try await database.mergeNotifications(NotificationPage(
             notifications: [AppNotification(id: "n-1", type: .ping, createdAt: WallTime(secondsSinceEpoch: 8), title: "Are you OK?")],
             cursor: "cursor-1"))
@@ -289,6 +289,8 @@ final class RecoveryTests: XCTestCase {
         try await database.saveNotificationPreferences(NotificationPreferences(filter: .ping, unreadOnly: true))
         try await database.registerDeliveryTarget("healthchecks")
         try await database.markDelivered(target: "healthchecks", ids: [answering.id], at: WallTime(secondsSinceEpoch: 10))
+        try await database.registerAlertDeliveryTarget("healthchecks-alert")
+        try await database.markAlertsDelivered(target: "healthchecks-alert", ids: [alert.id], at: WallTime(secondsSinceEpoch: 11))
     }
 
     /// Every row of every table, through the database's own connection.

@@ -64,34 +64,45 @@ final class DeviceConfigurationTests: XCTestCase {
     func testExampleFileWithEveryKeyUncommentedLoadsToTheDefaults() throws {
         // Uncommenting every `#key = value` line must still give the defaults, which proves that the
         // example documents real keys with their real defaults (paths excepted: they are examples).
-        let lines = try ExampleFile.text().split(separator: "\n", omittingEmptySubsequences: false)
-        var uncommented = 0
-        let text = lines.map { line -> String in
-            guard line.hasPrefix("#"), line.dropFirst().first?.isLetter == true, line.contains(" = ") else { return String(line) }
-            uncommented += 1
-            return String(line.dropFirst())
-        }.joined(separator: "\n")
-        XCTAssertGreaterThan(uncommented, 30)
-        var configuration = try loaded(text)
-        XCTAssertEqual(configuration.configuredSettings, CheckInSettings.default)
-        XCTAssertEqual(configuration.storePath, "/var/lib/lifesignal/lifesignal.sqlite")
-        XCTAssertEqual(configuration.controlSocket, "/run/lifesignal/control.sock")
-        // The uplink and healthchecks URLs are examples too; the rest of those tables are defaults.
-        XCTAssertEqual(configuration.uplink, UplinkConfiguration(url: "https://api.lifesignal.example",
-                                                                 tokenFile: "/etc/lifesignal/token"))
-        XCTAssertEqual(configuration.healthchecks, HealthchecksConfiguration(
-            checkInURL: "https://hc-ping.com/00000000-0000-4000-8000-000000000000",
-            heartbeatURL: "https://hc-ping.com/00000000-0000-4000-8000-000000000001"))
-        let defaults = try loaded(nil)
-        configuration.configuredSettings = nil
-        configuration.storePath = defaults.storePath
-        configuration.controlSocket = defaults.controlSocket
-        configuration.uplink = nil
-        configuration.healthchecks = nil
-        // With the example's uplink, alerts are on (as the example says); without one, off.
-        XCTAssertTrue(configuration.alert.enabled)
-        configuration.alert.enabled = false
-        XCTAssertEqual(configuration, defaults)
+        // [healthchecks] has two ways that exclude each other (the device's own checks, or
+        // hand-made ones): each is uncommented in a pass of its own.
+        let managedKeys = ["api_key_file", "api_url", "slug_prefix"]
+        let handMadeKeys = ["check_in_url", "heartbeat_url", "alert_url"]
+        for (skipped, managed) in [(managedKeys, false), (handMadeKeys, true)] {
+            let lines = try ExampleFile.text().split(separator: "\n", omittingEmptySubsequences: false)
+            var uncommented = 0
+            let text = lines.map { line -> String in
+                guard line.hasPrefix("#"), line.dropFirst().first?.isLetter == true, line.contains(" = "),
+                      !skipped.contains(where: { line.hasPrefix("#\($0) = ") }) else { return String(line) }
+                uncommented += 1
+                return String(line.dropFirst())
+            }.joined(separator: "\n")
+            XCTAssertGreaterThan(uncommented, 30)
+            var configuration = try loaded(text)
+            XCTAssertEqual(configuration.configuredSettings, CheckInSettings.default)
+            XCTAssertEqual(configuration.storePath, "/var/lib/lifesignal/lifesignal.sqlite")
+            XCTAssertEqual(configuration.controlSocket, "/run/lifesignal/control.sock")
+            // The uplink and healthchecks URLs are examples too; the rest of those tables are defaults.
+            XCTAssertEqual(configuration.uplink, UplinkConfiguration(url: "https://api.lifesignal.example",
+                                                                     tokenFile: "/etc/lifesignal/token"))
+            XCTAssertEqual(configuration.healthchecks, managed
+                ? HealthchecksConfiguration(checkInURL: nil, management: HealthchecksManagement(
+                    apiKeyFile: "/etc/lifesignal/healthchecks-api-key"))
+                : HealthchecksConfiguration(
+                    checkInURL: "https://hc-ping.com/00000000-0000-4000-8000-000000000000",
+                    heartbeatURL: "https://hc-ping.com/00000000-0000-4000-8000-000000000001",
+                    alertURL: "https://hc-ping.com/00000000-0000-4000-8000-000000000002"))
+            let defaults = try loaded(nil)
+            configuration.configuredSettings = nil
+            configuration.storePath = defaults.storePath
+            configuration.controlSocket = defaults.controlSocket
+            configuration.uplink = nil
+            configuration.healthchecks = nil
+            // With the example's uplink and alert check, alerts are on (as the example says); without, off.
+            XCTAssertTrue(configuration.alert.enabled)
+            configuration.alert.enabled = false
+            XCTAssertEqual(configuration, defaults)
+        }
     }
 
     func testEveryKeyCanBeSet() throws {

@@ -63,7 +63,7 @@ final class FaultAgreementTests: XCTestCase {
     func testTheQuickFaultCheckAgreesWithTheConditionsForEveryCombinationOfCauses() {
         var base = DeviceFeature.initialState(DeviceConfiguration(storePath: "/s/x.sqlite", controlSocket: "/r/x.sock"),
                                               chipDescription: "chip 'gpiochip0'")
-        base.checkIn.alert = AlertState(settings: AlertState.Settings(hasUplink: true))
+        base.checkIn.alert = AlertState(settings: AlertState.Settings(canDeliver: true))
         let since = WallTime(secondsSinceEpoch: 1_795_000_000)
         let alert = AlertRecord(id: CheckInID(high: 1, low: 1), at: DeviceInstant(wall: since, uptime: .seconds(1), bootID: "b",
                                                                                    wallClockSynchronized: true), source: .button)
@@ -74,7 +74,7 @@ final class FaultAgreementTests: XCTestCase {
             { $0.checkIn.alert.unsaved = alert },
             { $0.checkIn.alert.unacknowledged = [alert.id] },
             { $0.checkIn.alert.sendingRefused = "HTTP 401" },
-            { $0.checkIn.alert.settings?.hasUplink = false },
+            { $0.checkIn.alert.settings?.canDeliver = false },
             { $0.checkIn.elapsedTimeUnknown = true },
         ]
         for mask in 0..<(1 << changes.count) {

@@ -98,7 +98,7 @@ final class HeartbeatTests: XCTestCase {
             $0.lastError = self.offline.message
         }
         XCTAssertEqual(HeartbeatFeature.log(.heartbeatSent(.failure(offline)), before: sending, after: store.state), [
-            LogEntry(.info, "heartbeat not delivered (next in 1m): \(offline.message)"),
+            LogEntry(.info, "heartbeat not delivered (next in 1 min): \(offline.message)"),
         ])
         await clock.advance(by: Self.period - .milliseconds(1))
         await store.expectNoAction()

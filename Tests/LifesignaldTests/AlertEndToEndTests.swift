@@ -100,6 +100,9 @@ final class AlertEndToEndTests: XCTestCase {
         try device.start()
         XCTAssertNotEqual(try longPress(device).indicator, "alert_cancel_window")
         XCTAssertTrue(device.log.contains("long press (alerts are off"), device.log)
+        // Said at start-up, before anyone presses: nothing here reaches a person.
+        XCTAssertTrue(device.log.contains("a long press reaches nobody"), device.log)
+        XCTAssertTrue(device.log.contains("nobody is told when a check-in is missed"), device.log)
         let status = try device.status()
         XCTAssertEqual(status.alert?.state, "off")
         XCTAssertEqual(status.alert?.waiting, 0, "nothing stored that nobody can send")

@@ -70,7 +70,7 @@ final class LibcurlLoadingTests: XCTestCase {
         let device = try DaemonHarness(interval: "1h", reminder: "10m", config: """
 
             [healthchecks]
-            check_in_url = "http://127.0.0.1:9/ping/check"
+            check_in_url = "http://127.0.0.1:9/ping/5b1c3e7a-0d6f-4b8e-9a51-2f4c8d7e6a10"
             """)
         let folder = try brokenLibcurl(Data("not a library".utf8))
         XCTAssertThrowsError(try device.start(environment: ["LD_LIBRARY_PATH": folder]))

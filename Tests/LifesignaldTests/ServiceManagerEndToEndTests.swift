@@ -103,7 +103,13 @@ final class ServiceManagerEndToEndTests: XCTestCase {
     }
 
     func testDoctorFindsTheRunningDaemonAndAHealthyStore() throws {
-        let device = try DaemonHarness(interval: "1h", reminder: "10m")
+        // A check that tells someone of a missed check-in: without one, doctor finds a problem.
+        let server = try makeServer(device: "doctor-device", token: "doctor-token-0123")
+        let device = try DaemonHarness(interval: "1h", reminder: "10m", config: """
+
+            [healthchecks]
+            check_in_url = "\(server.baseURL)/ping/5b1c3e7a-0d6f-4b8e-9a51-2f4c8d7e6a10"
+            """)
         try device.start()
         try device.ctl(["check-in"])
         let result = try device.ctl(["doctor", "--config", device.configPath])

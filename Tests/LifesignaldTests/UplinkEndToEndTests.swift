@@ -160,24 +160,24 @@ final class UplinkEndToEndTests: XCTestCase {
         let device = try makeDevice(url: server.baseURL, extra: """
             heartbeat = "1s"
             [healthchecks]
-            check_in_url = "\(server.baseURL)/ping/3f2a9c1e-check"
-            heartbeat_url = "\(server.baseURL)/ping/key/device-heartbeat"
+            check_in_url = "\(server.baseURL)/ping/3f2a9c1e-0d6f-4b8e-9a51-2f4c8d7e6a10"
+            heartbeat_url = "\(server.baseURL)/ping/\(HealthchecksProject.devPingKey)/device-heartbeat"
             heartbeat = "1h"
             """)
         try device.start()
         try device.ctl(["check-in"])
         try device.waitUntil("the check-in is pinged and two backend heartbeats arrived") {
-            server.healthchecksPings.contains { $0.check == "3f2a9c1e-check" } && server.stats.heartbeats >= 2
+            server.healthchecksPings.contains { $0.check == "3f2a9c1e-0d6f-4b8e-9a51-2f4c8d7e6a10" } && server.stats.heartbeats >= 2
         }
-        XCTAssertEqual(server.healthchecksPings.filter { $0.check == "key/device-heartbeat" }.count, 1, "once at start, then hourly")
+        XCTAssertEqual(server.healthchecksPings.filter { $0.check == "\(HealthchecksProject.devPingKey)/device-heartbeat" }.count, 1, "once at start, then hourly")
         let status = try device.status()
         XCTAssertNotNil(status.uplink?.heartbeat?.lastSuccess)
         XCTAssertEqual(status.uplink?.heartbeat?.periodSeconds, 1)
-        XCTAssertEqual(status.healthchecks?.endpoint, "\(server.baseURL)/…heck", "the ping URL is shown shortened")
+        XCTAssertEqual(status.healthchecks?.endpoint, "\(server.baseURL)/…6a10", "the ping URL is shown shortened")
         XCTAssertEqual(status.healthchecks?.heartbeat?.periodSeconds, 3600)
         let queue = try device.ctl(["queue"]).standardOutput
-        XCTAssertTrue(queue.contains("0 check-ins waiting for the healthchecks check"), queue)
-        XCTAssertFalse(device.log.contains("3f2a9c1e-check"), "the ping URL is a secret")
+        XCTAssertTrue(queue.contains("0 check-ins waiting for their ping to the healthchecks check"), queue)
+        XCTAssertFalse(device.log.contains("3f2a9c1e-0d6f"), "the ping URL is a secret")
         _ = device.stop()
     }
 

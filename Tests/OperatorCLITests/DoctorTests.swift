@@ -126,12 +126,79 @@ final class DoctorTests: XCTestCase {
             [control]
             socket = "\(directory.path)/control.sock"
             """)
-        let findings = Doctor.examine(explicitConfig: path, socket: nil, environment: [:])
-        XCTAssertEqual(findings.map(\.check), ["config", "gpio", "store", "clock", "backend", "daemon"])
+        let findings = Doctor.examine(explicitConfig: path, socket: nil, environment: [:], unitFiles: [])
+        XCTAssertEqual(findings.map(\.check), ["config", "gpio", "store", "clock", "backend", "notify", "help button", "daemon"])
         XCTAssertEqual(findings.first?.outcome, .ok)
         XCTAssertEqual(findings.first { $0.check == "gpio" }?.outcome, .ok, "simulated GPIO needs no chip")
         let daemon = try XCTUnwrap(findings.last)
         XCTAssertEqual(daemon.outcome, .problem)
         XCTAssertTrue(daemon.fix?.contains("systemctl start lifesignald") == true, daemon.text)
+    }
+}
+
+/// Doctor tells the truth about reach: a finding, never "ok", when nobody would be told.
+final class DoctorReachTests: XCTestCase {
+    var directory: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    private func examine(_ extra: String, unitFiles: [String] = []) throws -> [DoctorFinding] {
+        let path = try directory.write("device.toml", """
+            [store]
+            path = "\(directory.path)/store.sqlite"
+            [control]
+            socket = "\(directory.path)/control.sock"
+            \(extra)
+            """)
+        return Doctor.examine(explicitConfig: path, socket: nil, environment: [:], unitFiles: unitFiles)
+    }
+
+    func testAnOfflineDeviceIsAProblemBecauseNobodyIsToldOfAMissedCheckInAndItsHelpButtonReachesNobody() throws {
+        let findings = try examine("")
+        let notify = try XCTUnwrap(findings.first { $0.check == "notify" })
+        XCTAssertEqual(notify.outcome, .problem, notify.text)
+        XCTAssertTrue(notify.detail.contains("nobody is told when a check-in is missed"), notify.text)
+        XCTAssertTrue(notify.fix?.contains("api_key_file") == true, notify.text)
+        let help = try XCTUnwrap(findings.first { $0.check == "help button" })
+        XCTAssertEqual(help.outcome, .warning, help.text)
+        XCTAssertTrue(help.detail.contains("a long press reaches nobody"), help.text)
+    }
+
+    func testAHealthchecksCheckInCheckReachesSomeoneButWithoutAnAlertCheckTheHelpButtonDoesNot() throws {
+        let findings = try examine("""
+            [healthchecks]
+            check_in_url = "https://hc-ping.com/5b1c3e7a-0d6f-4b8e-9a51-2f4c8d7e6a10"
+            """)
+        XCTAssertEqual(findings.first { $0.check == "notify" }?.outcome, .ok)
+        XCTAssertTrue(findings.first { $0.check == "notify" }?.detail.contains("healthchecks check-in check") == true)
+        let help = try XCTUnwrap(findings.first { $0.check == "help button" })
+        XCTAssertEqual(help.outcome, .warning, help.text)
+        XCTAssertTrue(help.fix?.contains("alert_url") == true, help.text)
+        // The hand-made check is not contacted without --send-test.
+        XCTAssertTrue(findings.first { $0.check == "healthchecks check-in check" }?.detail.contains("--send-test") == true)
+    }
+
+    func testHelpAlertsTurnedOffAreAWarningThatSaysHowToTurnThemOn() throws {
+        let findings = try examine("""
+            [healthchecks]
+            alert_url = "https://hc-ping.com/5b1c3e7a-0d6f-4b8e-9a51-2f4c8d7e6a10"
+            [alert]
+            enabled = false
+            """)
+        let help = try XCTUnwrap(findings.first { $0.check == "help button" })
+        XCTAssertEqual(help.outcome, .warning)
+        XCTAssertTrue(help.detail.contains("help alerts are off"), help.text)
+    }
+
+    func testTheInstalledServiceOnSimulatedGPIOIsAWarning() throws {
+        let unit = try directory.write("lifesignald.service", "[Service]\n")
+        let simulated = try examine("", unitFiles: [unit])
+        let gpio = try XCTUnwrap(simulated.first { $0.check == "gpio" && $0.outcome == .warning })
+        XCTAssertTrue(gpio.detail.contains("simulated GPIO") && gpio.detail.contains(unit), gpio.text)
+        XCTAssertTrue(gpio.fix?.contains("backend = \"libgpiod\"") == true, gpio.text)
+        // Without the package's unit (the demo, a developer's machine) simulated GPIO is fine.
+        XCTAssertNil(try examine("").first { $0.check == "gpio" && $0.outcome == .warning })
     }
 }

@@ -133,7 +133,7 @@ final class PingListenerTests: XCTestCase {
         }
         XCTAssertEqual(store.state.lastMessage, offline.message)
         XCTAssertEqual(PingListenerFeature.log(.pollResponse(.failure(offline)), before: polling, after: store.state), [
-            LogEntry(.warning, "listening for pings failed, asking again in 2s: \(offline.message)", metadata: ["failures": "1"]),
+            LogEntry(.warning, "listening for pings failed, asking again in 2 s: \(offline.message)", metadata: ["failures": "1"]),
         ])
         await clock.advance(by: .seconds(2))
         await store.receive(.pollDue) {

@@ -44,4 +44,19 @@ final class DeviceTokenTests: XCTestCase {
         XCTAssertThrowsError(try DeviceToken.read(path: try tokenFile("\n", mode: 0o600)))
         XCTAssertThrowsError(try DeviceToken.read(path: try tokenFile("two words\n", mode: 0o600)))
     }
+
+    /// `[healthchecks] api_key_file`: the token file's rules, named as what it is, and the length
+    /// healthchecks' keys have.
+    func testAHealthchecksAPIKeyFileHasTheTokensRulesAndTheKeysLength() throws {
+        let key = String(repeating: "k", count: 32)
+        XCTAssertNoThrow(try DeviceToken.readHealthchecksAPIKey(path: try tokenFile(key + "\n", mode: 0o640)))
+        XCTAssertThrowsError(try DeviceToken.readHealthchecksAPIKey(path: try tokenFile(key, mode: 0o644))) { error in
+            XCTAssertTrue("\(error)".contains("the healthchecks API key file"), "\(error)")
+            XCTAssertTrue("\(error)".contains("chmod 600"), "\(error)")
+            XCTAssertFalse("\(error)".contains(key), "the message never shows the key")
+        }
+        XCTAssertThrowsError(try DeviceToken.readHealthchecksAPIKey(path: try tokenFile("too-short", mode: 0o600))) { error in
+            XCTAssertTrue("\(error)".contains("holds 9 characters; a healthchecks API key has 32"), "\(error)")
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import CheckInModels
+import DeviceAPI
 import DevServer
 import TestSupport
 import UplinkClient
@@ -27,7 +28,7 @@ final class HealthchecksClientLoopbackTests: XCTestCase {
     }
 
     private func client(_ path: String, lateAfter: Duration = .seconds(600)) -> UplinkClient {
-        .healthchecks(url: "\(backend.baseURL)/ping/\(path)", timeout: .seconds(5), lateAfter: lateAfter,
+        .healthchecks(.url("\(backend.baseURL)/ping/\(path)"), timeout: .seconds(5), lateAfter: lateAfter,
                       now: { Self.now }, transport: transport)
     }
 
@@ -57,7 +58,11 @@ final class HealthchecksClientLoopbackTests: XCTestCase {
         _ = try await client(Self.check, lateAfter: .seconds(60)).uploadBatch([old, otherBoot, fresh]).get()
         let pings = backend.server.healthchecksPings
         XCTAssertEqual(pings.map(\.kind), ["log", "log", "success"])
-        XCTAssertTrue(pings[0].body.contains("delivered late"), pings[0].body)
+        XCTAssertTrue(pings[0].body.contains("delivered late, 1 h after the press (the device could not reach this server"),
+                      pings[0].body)
+        XCTAssertTrue(pings[1].body.contains("an unknown time after the press (the device restarted without a synchronised clock)"),
+                      pings[1].body)
+        XCTAssertFalse(pings[0].body.contains("the device was offline"), "the server may have been the one down")
     }
 
     func testWhatWentThroughBeforeAFailureIsDeliveredAndABatchWhoseFirstPingFailsIsAFailure() async throws {
@@ -79,26 +84,63 @@ final class HealthchecksClientLoopbackTests: XCTestCase {
                        "the first check-in was pinged once")
     }
 
-    func testAnUnknownCheckIsPermanentAndItsURLIsNotShown() async throws {
-        backend.server.inject(FaultUpdate(schedule: [Fault(.status, status: 404, operation: "POST /ping/")]))
-        let secret = "no-such-check-0123"
+    func testAnUnknownCheckIsPermanentSaysSoInPlainWordsAndItsURLIsNotShown() async throws {
+        // A ping key the project does not have: the server's own 404, "not found" in plain text.
+        let secret = "no-such-ping-key-0123/mum"
         let client = client(secret)
         guard case let .failure(failure) = await client.uploadBatch([checkIn(ago: .zero)]) else {
             return XCTFail("a 404 was a success")
         }
         XCTAssertEqual(failure.kind, .permanent)
-        XCTAssertTrue(failure.message.contains("404"), failure.message)
+        XCTAssertTrue(failure.message.contains("answered HTTP 404: not found (no such check: compare the ping URL"), failure.message)
         XCTAssertFalse(failure.message.contains(secret), "the ping URL is a secret: \(failure.message)")
         XCTAssertFalse(client.endpoint.contains(secret), client.endpoint)
     }
 
+    func testAWebPageInsteadOfTheServersAnswerIsNamedByItsTitleNeverQuotedAsMarkup() async throws {
+        backend.server.inject(FaultUpdate(schedule: [Fault(.htmlPage, status: 502, operation: "POST /ping/")]))
+        guard case let .failure(failure) = await client(Self.check).uploadBatch([checkIn(ago: .zero)]) else {
+            return XCTFail("a 502 page was a success")
+        }
+        XCTAssertEqual(failure.kind, .transient)
+        XCTAssertTrue(failure.message.hasSuffix("answered HTTP 502: an HTML page titled \"502 Bad Gateway\""), failure.message)
+        XCTAssertFalse(failure.message.contains("<"), failure.message)
+    }
+
+    func testEveryPingSaysWhatSentIt() async throws {
+        _ = try await client(Self.check).uploadBatch([checkIn(ago: .zero)]).get()
+        XCTAssertEqual(backend.server.healthchecksPings.first?.userAgent, "lifesignald/\(DeviceSoftware.version)")
+        XCTAssertTrue(DeviceSoftware.userAgent.hasPrefix("lifesignald/"))
+    }
+
+    /// A hand-made alert check: re-armed with a success ping, then one `fail` carrying the
+    /// alert's id as its run id.
+    func testAHelpAlertIsAFailSignalWithTheAlertsIDAfterARearmingPing() async throws {
+        let alert = AlertRecord(id: .random(), at: Self.now, source: .button)
+        let acknowledged = try await client(Self.check).sendAlert(alert).get()
+        XCTAssertEqual(acknowledged, [alert.id])
+        let pings = backend.server.healthchecksPings
+        XCTAssertEqual(pings.map(\.kind), ["success", "fail"])
+        XCTAssertTrue(pings[0].body.contains("re-arming"), pings[0].body)
+        XCTAssertEqual(pings[1].rid, alert.id.description)
+        XCTAssertTrue(pings[1].body.contains("LifeSignal HELP ALERT \(alert.id)"), pings[1].body)
+        XCTAssertTrue(pings[1].body.contains("the button was held"), pings[1].body)
+        let check = try XCTUnwrap(backend.server.healthchecksChecks.first { $0.uuid == Self.check })
+        XCTAssertEqual(check.status, "down")
+        XCTAssertEqual(check.notifications, ["down"], "a new check: the re-arming ping is silent, the fail notifies")
+        // A second alert while it is down: "up" then "down" (a hand-made check cannot be paused).
+        _ = try await client(Self.check).sendAlert(AlertRecord(id: .random(), at: Self.now, source: .cli)).get()
+        XCTAssertEqual(backend.server.healthchecksChecks.first { $0.uuid == Self.check }?.notifications, ["down", "up", "down"])
+    }
+
     func testTheHeartbeatCheckIsPingedWithUptimeAndQueueDepthAndShownShortened() async throws {
-        let client = client("key123/lifesignal-heartbeat")
-        try await client.sendHeartbeat(DeviceHeartbeat(bootID: "hc-boot", uptime: .seconds(90), queueDepth: 7)).get()
+        let client = client("\(HealthchecksProject.devPingKey)/lifesignal-heartbeat")
+        try await client.sendHeartbeat(DeviceHeartbeat(bootID: "hc-boot", uptime: .seconds(468), queueDepth: 7)).get()
         let ping = try XCTUnwrap(backend.server.healthchecksPings.first)
-        XCTAssertEqual(ping.check, "key123/lifesignal-heartbeat")
+        XCTAssertEqual(ping.check, "\(HealthchecksProject.devPingKey)/lifesignal-heartbeat")
+        XCTAssertTrue(ping.body.contains("uptime: 7 min 48 s"), ping.body)
         XCTAssertEqual(ping.kind, "success")
-        XCTAssertTrue(ping.body.contains("queued check-ins: 7"), ping.body)
+        XCTAssertTrue(ping.body.contains("check-ins not yet delivered: 7"), ping.body)
         XCTAssertTrue(ping.body.contains("boot: hc-boot"), ping.body)
         XCTAssertEqual(client.endpoint, "\(backend.baseURL)/…beat", "shortened: the ping URL is a secret")
     }

@@ -19,7 +19,7 @@ final class LogTests: XCTestCase {
         var before = base
         before.consecutiveFailures = 2
         XCTAssertEqual(Uploader.log(.batchSent(.failure(failure)), before: before, after: after), [
-            LogEntry(.warning, "alerts upload failed, retrying in 7s500ms: HTTP 503: maintenance", metadata: ["failures": "3"]),
+            LogEntry(.warning, "alerts upload failed, retrying in 7 s: HTTP 503: maintenance", metadata: ["failures": "3"]),
         ])
     }
 

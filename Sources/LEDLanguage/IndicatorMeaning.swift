@@ -1,0 +1,22 @@
+extension Indicator {
+    /// What the indicator means, for the person beside the device and the family: the README's
+    /// LED table and the printable LED card say exactly this (tests keep them in step).
+    public var meaning: String {
+        switch self {
+        case .starting: "starting up (a moment)"
+        case .neverCheckedIn: "no check-in yet on this device: press the button"
+        case .checkedIn: "all is well: nothing to do"
+        case .reminder: "check in soon: press the button"
+        case .overdue: "the deadline has passed: press the button now"
+        case .fault: "the device has a problem: call the person who looks after it"
+        case .acknowledged: "the press was stored (for a moment after each press)"
+        case .longPress: "the button was held (help alerts are off)"
+        case .pingPending: "someone asks \"are you OK?\": press the button to answer"
+        case .alertCancelWindow: "help will be asked for in a few seconds: press again to cancel"
+        case .alertSending: "asking for help: stored, not yet passed on"
+        case .alertDelivered: "help asked for: someone is being told"
+        case .checkedInNotUploaded: "checked in, but the device is cut off from the internet"
+        case .reminderNotUploaded: "check in soon; the device is cut off from the internet"
+        }
+    }
+}
