@@ -91,6 +91,7 @@ let package = Package(
         .module("GPIOClient", ["ComposableCore"]),
         .module("CheckInStoreClient", ["CheckInModels", "ComposableCore"]),
         .module("UplinkClient", ["CheckInModels", "ComposableCore"]),
+        .module("MQTTClient", ["CheckInModels", "ComposableCore"]),
 
         // MARK: Live implementations
         .systemLibrary(
@@ -135,6 +136,13 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .module("UplinkLive", ["UplinkClient", "DeviceAPI", "CheckInModels", "CCurl", "LinuxIO"]),
+        // mosquitto.h only (libmosquitto-dev): no pkgConfig, whose `--libs` would link libmosquitto
+        // and with it OpenSSL into every daemon. MQTTLive's `LibMosquitto` dlopens it for [mqtt].
+        .systemLibrary(
+            name: "CMosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        .module("MQTTLive", ["MQTTClient", "CMosquitto", "LinuxIO"]),
 
         // MARK: Daemon plumbing and executables
         .module("LEDDriver", ["GPIOClient", "LEDLanguage"]),
@@ -190,6 +198,7 @@ let package = Package(
         .tests("GPIOClientTests", ["GPIOClient", "GPIOSimulated", "ComposableCore", "TestSupport"]),
         .tests("CheckInStoreClientTests", ["CheckInStoreClient", "CheckInModels", "ComposableCore", "TestSupport"]),
         .tests("UplinkClientTests", ["UplinkClient", "CheckInModels", "ComposableCore", "TestSupport"]),
+        .tests("MQTTClientTests", ["MQTTClient", "CheckInModels", "ComposableCore", "TestSupport"]),
         .tests("DeviceClockLiveTests", ["DeviceClockLive", "DeviceClock", "CheckInModels", "LinuxIO"]),
         .tests("SQLiteDatabaseTests", ["SQLiteDatabase", "TestSupport"]),
         .tests("CheckInStoreLiveTests", ["CheckInStoreLive", "CheckInStoreClient", "CheckInModels", "SQLiteDatabase", "LinuxIO", "TestSupport"]),
@@ -202,6 +211,8 @@ let package = Package(
                     swiftSettings: strictSettings + customExecutorSettings),
         .tests("DeviceAPITests", ["DeviceAPI", "CheckInModels", "TestSupport"]),
         .tests("UplinkLiveTests", ["UplinkLive", "UplinkClient", "DeviceAPI", "DevServer", "CheckInModels", "TestSupport"]),
+        // libmosquitto against a real mosquitto on 127.0.0.1 (TestSupport's MosquittoBroker).
+        .tests("MQTTLiveTests", ["MQTTLive", "MQTTClient", "LinuxIO", "TestSupport"]),
         .tests("DevServerTests", ["DevServer", "DeviceAPI", "TestSupport"]),
         .tests("ControlProtocolTests", ["ControlProtocol", "CheckInModels", "TestSupport"]),
         .tests("ControlSocketTests", ["ControlSocket", "LinuxIO", "TestSupport"]),

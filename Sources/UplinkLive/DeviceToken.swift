@@ -1,4 +1,3 @@
-import Glibc
 import LinuxIO
 
 /// The device's bearer token, read from a file only its owner (and group) may read.
@@ -17,42 +16,17 @@ public struct DeviceToken: Sendable, CustomStringConvertible {
     /// Reads the token from `path`: a regular file, not accessible to other users, holding one
     /// line of printable ASCII. Errors say which file, what is wrong and how to fix it.
     public static func read(path: String) throws(TokenFileError) -> DeviceToken {
-        // Symlinks are followed (e.g. to a credentials directory); the mode checked is the target's.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            throw TokenFileError("cannot read the uplink token file \(path): \(errnoText(code)); "
-                + "create it (mode 0600, owned by the daemon's user) with the device's token on one line")
+        let text: String
+        do {
+            text = try SecretFile.read(path: path, what: "the uplink token file", secret: "the device's token")
+        } catch {
+            throw TokenFileError(error.message)
         }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw TokenFileError("the uplink token file \(path) is not a regular file")
-        }
-        let mode = info.st_mode & 0o7777
-        guard mode & 0o007 == 0 else {
-            throw TokenFileError("the uplink token file \(path) has mode \(octal(mode)), so other users can "
-                + "access it; refusing to use a token others may have read. Run: chmod 600 \(path) "
-                + "(or 640 with the daemon's group), and issue a new token if it may have leaked")
-        }
-        var bytes = [UInt8](repeating: 0, count: 4097)
-        let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-        guard count >= 0 else {
-            throw TokenFileError("cannot read the uplink token file \(path): \(errnoText(errno))")
-        }
-        guard count < bytes.count else { throw TokenFileError("the uplink token file \(path) is larger than 4 KiB") }
-        let text = String(decoding: bytes.prefix(count), as: UTF8.self).trimmingCharacters(in: " \t\r\n")
-        guard !text.isEmpty else { throw TokenFileError("the uplink token file \(path) is empty; put the device's token in it") }
         guard text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
             throw TokenFileError("the uplink token file \(path) must hold the token alone on one line "
                 + "(printable ASCII without spaces)")
         }
         return DeviceToken(secret: text)
-    }
-
-    private static func octal(_ mode: mode_t) -> String {
-        let digits = String(mode, radix: 8)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }
 

@@ -6,12 +6,14 @@ import XCTest
 final class PureModuleTests: XCTestCase {
     static let pureModules = ["ComposableCore", "Backoff", "CheckInModels", "CheckInFeature", "NotificationsFeature",
                               "UploadFeature", "HeartbeatFeature", "PingListenerFeature", "SettingsSyncFeature", "LEDLanguage",
-                              "ConfigFile", "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient"]
+                              "ConfigFile", "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient",
+                              "MQTTClient"]
     static let allowedImports: Set<String> = [
         "Backoff",
         "ComposableCore", "CheckInModels", "CheckInFeature", "NotificationsFeature", "UploadFeature", "HeartbeatFeature",
         "PingListenerFeature", "SettingsSyncFeature", "LEDLanguage", "ConfigFile",
         "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient", "Synchronization",
+        "MQTTClient",
     ]
 
     func testPureModulesImportOnlyPureModules() throws {
