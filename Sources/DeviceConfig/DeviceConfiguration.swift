@@ -34,6 +34,8 @@ public struct DeviceConfiguration: Hashable, Sendable {
     public var alert: AlertConfiguration
     /// `[healthchecks]`: a healthchecks.io-compatible instance pinged per check-in; nil = none.
     public var healthchecks: HealthchecksConfiguration?
+    /// `[mqtt]`: an MQTT broker (Home Assistant); nil = none.
+    public var mqtt: MQTTConfiguration? = nil
 
     /// The policy `configuredSettings` were checked against, and that settings changed at run time must pass.
     public var settingsPolicy: SettingsPolicy {

@@ -82,7 +82,10 @@ final class DeviceConfigurationTests: XCTestCase {
         XCTAssertEqual(configuration.healthchecks, HealthchecksConfiguration(
             checkInURL: "https://hc-ping.com/00000000-0000-4000-8000-000000000000",
             heartbeatURL: "https://hc-ping.com/00000000-0000-4000-8000-000000000001"))
+        XCTAssertEqual(configuration.mqtt, MQTTConfiguration(host: "homeassistant.local", username: "lifesignal",
+                                                             passwordFile: "/etc/lifesignal/mqtt-password"))
         let defaults = try loaded(nil)
+        configuration.mqtt = nil
         configuration.configuredSettings = nil
         configuration.storePath = defaults.storePath
         configuration.controlSocket = defaults.controlSocket
@@ -344,7 +347,7 @@ final class DeviceConfigurationTests: XCTestCase {
             period = "8h"
             """), [
                 "/etc/lifesignal/lifesignald.toml:1:1: buton: unknown table [buton]; known tables are check_in, button, gpio, "
-                    + "leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert, healthchecks; "
+                    + "leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert, healthchecks, mqtt; "
                     + "did you mean 'button'?",
                 "/etc/lifesignal/lifesignald.toml:4:1: button.debounse: unknown key; [button] may contain debounce, long_press, "
                     + "line, active_low, bias; did you mean 'debounce'?",
@@ -365,7 +368,7 @@ final class DeviceConfigurationTests: XCTestCase {
             "/etc/lifesignal/lifesignald.toml:1:1: interval: every key must be under a [table] header; put it under [check_in]",
             "/etc/lifesignal/lifesignald.toml:2:1: levl: every key must be under a [table] header; did you mean 'log.level'?",
             "/etc/lifesignal/lifesignald.toml:3:1: leds.green.extra: unknown table [leds.green.extra]; tables are check_in, "
-                + "button, gpio, leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert, healthchecks, "
+                + "button, gpio, leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert, healthchecks, mqtt, "
                 + "leds.<LED name> "
                 + "and patterns.<indicator>",
         ])
