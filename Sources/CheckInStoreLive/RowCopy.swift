@@ -29,6 +29,7 @@ enum RowCopy {
         Table(name: "alerts", key: ["id"], order: "insertion_order"),
         Table(name: "delivery_targets", key: ["target"]),
         Table(name: "deliveries", key: ["target", "check_in_id"]),
+        Table(name: "mqtt_events", key: ["id"], order: "sequence"),
     ]
 
     struct Counts {

@@ -67,6 +67,9 @@ public struct StoreClients: Sendable {
     public var pingResponseQueue: UploadQueueClient<PingResponse>
     /// Check-ins waiting for the healthchecks check (a delivery target of its own).
     public var healthchecksQueue: UploadQueueClient<CheckInRecord>
+    /// Events for the MQTT broker: stored as they happen, published in order.
+    public var deviceEvents: DeviceEventStoreClient = .failing
+    public var deviceEventQueue: UploadQueueClient<DeviceEvent> = .failing("deviceEventQueue")
 
     public init(
         checkIns: CheckInStoreClient, alerts: AlertStoreClient, notifications: NotificationStoreClient,

@@ -289,6 +289,8 @@ final class RecoveryTests: XCTestCase {
         try await database.saveNotificationPreferences(NotificationPreferences(filter: .ping, unreadOnly: true))
         try await database.registerDeliveryTarget("healthchecks")
         try await database.markDelivered(target: "healthchecks", ids: [answering.id], at: WallTime(secondsSinceEpoch: 10))
+        try await database.appendDeviceEvent(DeviceEvent(id: .random(), entity: "check_in", payload: #"{"event_type":"check_in"}"#,
+                                                         at: WallTime(secondsSinceEpoch: 11)))
     }
 
     /// Every row of every table, through the database's own connection.

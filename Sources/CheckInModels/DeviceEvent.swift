@@ -1,12 +1,10 @@
-public import CheckInModels
-
 /// Something that happened on the device, for the home's automations (a check-in, a help alert,
 /// turning overdue …): stored durably when it happens and published once, in order, when the
-/// broker is there (`<base>/event/<entity>`, QoS 1, not retained).
-public struct MQTTEvent: Hashable, Sendable, Identifiable {
+/// MQTT broker is there (`<base>/event/<entity>`, QoS 1, not retained).
+public struct DeviceEvent: Hashable, Sendable, Identifiable {
     /// A random UUID: consumers can drop a duplicate an MQTT reconnect may deliver.
     public var id: CheckInID
-    /// The event entity it belongs to (`check_in`, `help_alert`): the last segment of its topic.
+    /// The event entity it belongs to (`check_in`, `help_alert`): the last level of its topic.
     public var entity: String
     /// The JSON published, `event_type` first.
     public var payload: String
