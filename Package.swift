@@ -64,7 +64,7 @@ let package = Package(
         .module("ComposableCore"),
         // What test targets share: TestStore, fakes, seeded random numbers, temporary directories,
         // waiting with a deadline, test clocks, the reference backend on loopback.
-        .module("TestSupport", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "DevServer",
+        .module("TestSupport", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "DevServer", "MQTTClient",
                                 customDump, clocks, concurrencyExtras]),
         .module("CheckInModels"),
         .module("Backoff"),
@@ -80,6 +80,9 @@ let package = Package(
         .module("SettingsSyncFeature", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "UplinkClient"]),
         .module("StoreHealthFeature", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "Backoff"]),
         .module("GPIOFeature", ["ComposableCore", "CheckInModels", "GPIOClient", "DeviceClock", "Backoff"]),
+        // The device on an MQTT broker: connection, Home Assistant discovery, state, events, commands.
+        .module("MQTTFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "CheckInStoreClient", "MQTTClient", "UploadFeature",
+                                "UplinkClient", "LEDLanguage", "Backoff"]),
         .module("DeviceFeature", ["ComposableCore", "CheckInModels", "CheckInFeature", "StoreHealthFeature", "GPIOFeature",
                                   "NotificationsFeature", "UploadFeature", "HeartbeatFeature", "PingListenerFeature",
                                   "SettingsSyncFeature", "CheckInStoreClient", "GPIOClient", "UplinkClient", "DeviceClock",
@@ -188,6 +191,8 @@ let package = Package(
         .tests("SettingsSyncFeatureTests", ["SettingsSyncFeature", "ComposableCore", "CheckInModels", "CheckInStoreClient", "UplinkClient", "TestSupport", concurrencyExtras]),
         .tests("StoreHealthFeatureTests", ["StoreHealthFeature", "CheckInStoreClient", "CheckInModels", "DeviceClock", "TestSupport", clocks]),
         .tests("GPIOFeatureTests", ["GPIOFeature", "GPIOClient", "DeviceClock", "TestSupport", clocks]),
+        .tests("MQTTFeatureTests", ["MQTTFeature", "MQTTClient", "UploadFeature", "UplinkClient", "CheckInModels", "CheckInStoreClient", "DeviceClock",
+                                    "ComposableCore", "LEDLanguage", "TestSupport", clocks, concurrencyExtras]),
         .tests("DeviceFeatureTests", ["DeviceFeature", "CheckInFeature", "StoreHealthFeature", "GPIOFeature", "NotificationsFeature",
                                       "CheckInStoreClient", "CheckInModels", "GPIOClient", "DeviceClock", "DeviceConfig",
                                       "ComposableCore", "TestSupport", clocks]),

@@ -7,13 +7,13 @@ final class PureModuleTests: XCTestCase {
     static let pureModules = ["ComposableCore", "Backoff", "CheckInModels", "CheckInFeature", "NotificationsFeature",
                               "UploadFeature", "HeartbeatFeature", "PingListenerFeature", "SettingsSyncFeature", "LEDLanguage",
                               "ConfigFile", "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient",
-                              "MQTTClient"]
+                              "MQTTClient", "MQTTFeature"]
     static let allowedImports: Set<String> = [
         "Backoff",
         "ComposableCore", "CheckInModels", "CheckInFeature", "NotificationsFeature", "UploadFeature", "HeartbeatFeature",
         "PingListenerFeature", "SettingsSyncFeature", "LEDLanguage", "ConfigFile",
         "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient", "Synchronization",
-        "MQTTClient",
+        "MQTTClient", "MQTTFeature",
     ]
 
     func testPureModulesImportOnlyPureModules() throws {

@@ -355,7 +355,7 @@ final class DeviceConfigurationTests: XCTestCase {
                     + "active_low; did you mean 'colour'?",
                 "/etc/lifesignal/lifesignald.toml:7:1: patterns.checkedin: unknown indicator 'checkedin'; indicators are starting, "
                     + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press, ping_pending, "
-                    + "alert_cancel_window, alert_sending, alert_delivered, checked_in_not_uploaded, reminder_not_uploaded; "
+                    + "alert_cancel_window, alert_sending, alert_delivered, checked_in_not_uploaded, reminder_not_uploaded, identify; "
                     + "did you mean 'checked_in'?",
                 "/etc/lifesignal/lifesignald.toml:8:1: leds.gren: there is no LED 'gren' in leds.order (green, amber, red); "
                     + "add it to leds.order or remove this table; did you mean 'green'?",
@@ -471,6 +471,8 @@ final class DeviceConfigurationTests: XCTestCase {
             green = "1000ms on, 1000ms off"
             """)
         XCTAssertEqual(configuration.ledLanguage.leds.map(\.name), ["green", "red"])
+        // A config from before identify existed: identify runs along the LEDs there are.
+        XCTAssertEqual(configuration.ledLanguage.pattern(for: .identify), LEDLanguage.identifyPattern(over: ["green", "red"]))
     }
 
     func testPatternsNamingUnknownLEDsOrIndicatorsOrBadWaveforms() {
@@ -501,7 +503,7 @@ final class DeviceConfigurationTests: XCTestCase {
                     + "\"500ms on, 500ms off\"; found the integer 1",
                 "/etc/lifesignal/lifesignald.toml:10:1: patterns.sleeping: unknown indicator 'sleeping'; indicators are starting, "
                     + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press, ping_pending, "
-                    + "alert_cancel_window, alert_sending, alert_delivered, checked_in_not_uploaded, reminder_not_uploaded",
+                    + "alert_cancel_window, alert_sending, alert_delivered, checked_in_not_uploaded, reminder_not_uploaded, identify",
             ])
     }
 
