@@ -86,7 +86,7 @@ let package = Package(
         .module("DeviceFeature", ["ComposableCore", "CheckInModels", "CheckInFeature", "StoreHealthFeature", "GPIOFeature",
                                   "NotificationsFeature", "UploadFeature", "HeartbeatFeature", "PingListenerFeature",
                                   "SettingsSyncFeature", "CheckInStoreClient", "GPIOClient", "UplinkClient", "DeviceClock",
-                                  "DeviceConfig", "LEDLanguage", "Backoff"]),
+                                  "DeviceConfig", "LEDLanguage", "Backoff", "MQTTFeature", "MQTTClient"]),
         .module("ConfigFile"),
         .module("DeviceConfig", ["ConfigFile", "CheckInModels", "LEDLanguage"]),
 
@@ -195,7 +195,7 @@ let package = Package(
                                     "ComposableCore", "LEDLanguage", "TestSupport", clocks, concurrencyExtras]),
         .tests("DeviceFeatureTests", ["DeviceFeature", "CheckInFeature", "StoreHealthFeature", "GPIOFeature", "NotificationsFeature",
                                       "CheckInStoreClient", "CheckInModels", "GPIOClient", "DeviceClock", "DeviceConfig",
-                                      "ComposableCore", "TestSupport", clocks]),
+                                      "ComposableCore", "TestSupport", clocks, "MQTTFeature", "MQTTClient", "LEDLanguage"]),
         .tests("LEDLanguageTests", ["LEDLanguage"]),
         .tests("ConfigFileTests", ["ConfigFile"]),
         .tests("DeviceConfigTests", ["DeviceConfig", "ConfigFile", "CheckInModels", "LEDLanguage", "TestSupport"]),

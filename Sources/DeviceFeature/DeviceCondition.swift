@@ -18,6 +18,9 @@ public struct DeviceCondition: Hashable, Sendable {
         case alertNotSent = "alert_not_sent"
         /// A delivery target refuses uploads for good (a wrong token, a removed check).
         case uploadRefused = "upload_refused"
+        /// The MQTT broker cannot be reached or refuses the device (a fault only when nothing else
+        /// reaches anyone).
+        case mqttUnavailable = "mqtt_unavailable"
     }
 
     public var kind: Kind

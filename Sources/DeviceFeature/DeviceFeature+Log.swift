@@ -3,6 +3,7 @@ import CheckInFeature
 import CheckInModels
 import GPIOFeature
 import HeartbeatFeature
+import MQTTFeature
 import NotificationsFeature
 import PingListenerFeature
 import SettingsSyncFeature
@@ -48,6 +49,10 @@ extension DeviceFeature {
         case let .pingListener(action):
             if let before = before.pingListener, let after = after.pingListener {
                 entries += PingListenerFeature.log(action, before: before, after: after)
+            }
+        case let .mqtt(action):
+            if let before = before.mqtt, let after = after.mqtt {
+                entries += MQTTFeature.log(action, before: before, after: after)
             }
         case let .settingsSync(action):
             if let before = before.settingsSync, let after = after.settingsSync {

@@ -9,6 +9,7 @@ public import SettingsSyncFeature
 public import StoreHealthFeature
 public import UploadFeature
 public import GPIOClient
+public import MQTTFeature
 
 extension DeviceFeature {
     /// The whole device: every feature's state, and the messages waiting to be dismissed.
@@ -31,6 +32,8 @@ extension DeviceFeature {
         public var healthchecksHeartbeat: HeartbeatFeature.State?
         public var pingListener: PingListenerFeature.State?
         public var settingsSync: SettingsSyncFeature.State?
+        /// The MQTT broker (`[mqtt]`); nil without one.
+        public var mqtt: MQTTFeature.State?
         /// Messages for the operator that do not stop the device keeping its word, newest last.
         public var messages: [DeviceMessage] = []
         public var isRunning = false
@@ -79,6 +82,7 @@ extension DeviceFeature {
                     advice: "fix what it names (the token file, the URL, the check); the \(upload.noun) stay queued and are sent again at the next one or a restart",
                     isFault: false))
             }
+            if let mqtt = mqttCondition { conditions.append(mqtt) }
             if checkIn.elapsedTimeUnknown {
                 conditions.append(DeviceCondition(
                     .timeUnknown, "the time since the last check-in is unknown: it was on an earlier boot and the wall clock is not synchronised",
@@ -113,14 +117,16 @@ extension DeviceFeature {
                 store: store.problem, gpio: gpio.waitingFor, alertUnsaved: checkIn.alert.unsaved?.id,
                 alertUndelivered: checkIn.alert.settings != nil && !checkIn.alert.unacknowledged.isEmpty,
                 alertRefusal: checkIn.alert.sendingRefused, timeUnknown: checkIn.elapsedTimeUnknown,
-                refusedUploads: refusedUploads.map { "\($0.endpoint) \($0.noun) \($0.lastMessage ?? "")" })
+                refusedUploads: refusedUploads.map { "\($0.endpoint) \($0.noun) \($0.lastMessage ?? "")" },
+                mqtt: mqtt?.isUnavailable == true ? mqtt?.lastFailure?.message : nil,
+                mqttFault: mqtt?.isUnavailable == true && mqtt?.outageIsFault == true)
         }
 
         /// The device cannot keep its word: the LEDs show `fault`. Decided from the causes alone
         /// (it is asked after every action), in step with `conditions`.
         public var hasFault: Bool {
             let causes = conditionCauses
-            return causes.store != nil || causes.gpio != nil || causes.alertUnsaved != nil || causes.timeUnknown
+            return causes.store != nil || causes.gpio != nil || causes.alertUnsaved != nil || causes.timeUnknown || causes.mqttFault
                 || (causes.alertUndelivered && (causes.alertRefusal != nil || checkIn.alert.settings?.hasUplink != true))
         }
 
@@ -138,6 +144,9 @@ public struct ConditionCauses: Equatable, Sendable {
     public var alertRefusal: String?
     public var timeUnknown: Bool
     public var refusedUploads: [String]
+    /// The MQTT broker's failure while it is away.
+    public var mqtt: String? = nil
+    public var mqttFault = false
 }
 
 extension DeviceCondition.Kind {

@@ -14,6 +14,9 @@ extension DeviceFeature {
         public var backend: String
         public var healthchecksCheckIns: String
         public var healthchecksHeartbeat: String
+        /// The MQTT broker ("mqtt://host:port") and the device's id on it.
+        public var mqttBroker = "MQTT broker"
+        public var mqttDeviceID = "lifesignal"
 
         public init(backend: String = "backend", healthchecksCheckIns: String = "healthchecks",
                     healthchecksHeartbeat: String = "healthchecks heartbeat") {

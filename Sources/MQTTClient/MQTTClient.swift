@@ -8,6 +8,8 @@ public import ComposableCore
 public struct MQTTClient: Sendable {
     /// Where the client connects, for status and logs ("mqtts://broker.lan:8883"; no credentials).
     public var broker: String
+    /// The device's id on the broker: `[mqtt] device_id`, or one derived from the machine's id.
+    public var deviceID: String
     /// Starts a connection attempt with these options; `.connected` or a failure follows.
     public var connect: @Sendable (MQTTConnectOptions) async -> Void
     /// The connection's life: connected, failed, lost. Call once: one consumer.
@@ -24,6 +26,7 @@ public struct MQTTClient: Sendable {
 
     public init(
         broker: String,
+        deviceID: String = "lifesignal",
         connect: @escaping @Sendable (MQTTConnectOptions) async -> Void,
         connectionEvents: @escaping @Sendable () -> AsyncStream<MQTTConnectionEvent>,
         messages: @escaping @Sendable () -> AsyncStream<MQTTInboundMessage>,
@@ -32,6 +35,7 @@ public struct MQTTClient: Sendable {
         disconnect: @escaping @Sendable () async -> Void
     ) {
         self.broker = broker
+        self.deviceID = deviceID
         self.connect = connect
         self.connectionEvents = connectionEvents
         self.messages = messages
