@@ -82,7 +82,7 @@ let package = Package(
         .module("GPIOFeature", ["ComposableCore", "CheckInModels", "GPIOClient", "DeviceClock", "Backoff"]),
         // The device on an MQTT broker: connection, Home Assistant discovery, state, events, commands.
         .module("MQTTFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "CheckInStoreClient", "MQTTClient", "UploadFeature",
-                                "UplinkClient", "LEDLanguage", "Backoff"]),
+                                "UplinkClient", "LEDLanguage", "Backoff", "DeviceConfig"]),
         .module("DeviceFeature", ["ComposableCore", "CheckInModels", "CheckInFeature", "StoreHealthFeature", "GPIOFeature",
                                   "NotificationsFeature", "UploadFeature", "HeartbeatFeature", "PingListenerFeature",
                                   "SettingsSyncFeature", "CheckInStoreClient", "GPIOClient", "UplinkClient", "DeviceClock",
@@ -145,15 +145,15 @@ let package = Package(
             name: "CMosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
-        .module("MQTTLive", ["MQTTClient", "CMosquitto", "LinuxIO"]),
+        .module("MQTTLive", ["MQTTClient", "CMosquitto", "LinuxIO", "DeviceConfig"]),
 
         // MARK: Daemon plumbing and executables
         .module("LEDDriver", ["GPIOClient", "LEDLanguage"]),
         .module("DeviceLive", ["DeviceFeature", "DeviceConfig", "CheckInModels", "CheckInStoreClient", "CheckInStoreLive", "DeviceClock",
                                "DeviceClockLive", "GPIOClient", "GPIOSimulated", "GPIOLibgpiod", "UplinkClient", "UplinkLive",
-                               "LinuxIO", log]),
+                               "LinuxIO", log, "MQTTClient", "MQTTLive"]),
         .module("DeviceLogging", ["ComposableCore", log]),
-        .module("DeviceControl", ["DeviceFeature", "CheckInFeature", "NotificationsFeature", "UploadFeature", "HeartbeatFeature",
+        .module("DeviceControl", ["DeviceFeature", "CheckInFeature", "NotificationsFeature", "UploadFeature", "HeartbeatFeature", "MQTTFeature",
                                   "CheckInModels", "CheckInStoreClient", "ComposableCore", "ControlProtocol", "DeviceClock",
                                   "LEDDriver"]),
         .module("ControlProtocol", ["CheckInModels"]),
@@ -163,7 +163,8 @@ let package = Package(
             "ControlProtocol", "ControlSocket", "LEDDriver", "GPIOSimulated", "SimulatorTerminal", "SystemdNotify", log, lifecycle,
         ]),
         .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO",
-                                 "SQLiteDatabase", "CLinuxSupport", "UplinkClient", "UplinkLive", argumentParser]),
+                                 "SQLiteDatabase", "CLinuxSupport", "UplinkClient", "UplinkLive", "MQTTClient", "MQTTLive",
+                                 "MQTTFeature", argumentParser]),
         .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "DeviceLive", "LinuxIO", "SingleThreadExecutor", argumentParser],
                           swiftSettings: strictSettings + customExecutorSettings),
         .executableTarget(name: "lifesignalctl", dependencies: ["OperatorCLI"], swiftSettings: strictSettings),

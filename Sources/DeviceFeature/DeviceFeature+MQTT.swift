@@ -14,14 +14,14 @@ extension DeviceFeature {
     static func mqttFeature(configuration: DeviceConfiguration, dependencies: DeviceDependencies) -> MQTTFeature? {
         guard let settings = configuration.mqtt, let client = dependencies.mqtt else { return nil }
         return MQTTFeature(
-            identity: MQTTIdentity(settings, deviceID: client.deviceID), client: client, store: dependencies.store.deviceEvents,
+            identity: MQTTIdentity(settings, derivedID: client.deviceID), client: client, store: dependencies.store.deviceEvents,
             queue: dependencies.store.deviceEventQueue, clock: dependencies.clock, backoff: .network(cap: settings.retryMax),
             random: dependencies.random, newID: dependencies.newID)
     }
 
     static func mqttState(_ configuration: DeviceConfiguration, endpoints: Endpoints) -> MQTTFeature.State? {
         guard let settings = configuration.mqtt else { return nil }
-        return MQTTFeature.State(identity: MQTTIdentity(settings, deviceID: endpoints.mqttDeviceID), broker: endpoints.mqttBroker,
+        return MQTTFeature.State(identity: MQTTIdentity(settings, derivedID: endpoints.mqttDeviceID), broker: endpoints.mqttBroker,
                                  isOnlyWayToReachAnyone: configuration.uplink == nil && configuration.healthchecks == nil)
     }
 
@@ -87,15 +87,6 @@ extension DeviceFeature {
         return .run { [store = dependencies.store.checkIns] send in
             await send(.localPingStored(ping, await Result { () async throws(StoreFailure) in try await store.savePings([ping]) }))
         }
-    }
-}
-
-extension MQTTIdentity {
-    /// `[mqtt]` with the device's id (configured, or derived from the machine's at start-up).
-    public init(_ settings: MQTTConfiguration, deviceID: String) {
-        let id = settings.deviceID ?? deviceID
-        self.init(deviceID: id, deviceName: settings.deviceName, discoveryPrefix: settings.discoveryPrefix,
-                  baseTopic: settings.baseTopic ?? "lifesignal/\(id)", remoteCheckIn: settings.remoteCheckIn)
     }
 }
 

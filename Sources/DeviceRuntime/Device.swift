@@ -25,10 +25,14 @@ public final class Device {
     public init(configuration: DeviceConfiguration, dependencies: DeviceDependencies, logger: Logger,
                 simulatePress: (@Sendable (Duration) async -> Void)?) {
         self.configuration = configuration
-        let endpoints = DeviceFeature.Endpoints(
+        var endpoints = DeviceFeature.Endpoints(
             backend: dependencies.backend?.endpoint ?? "backend",
             healthchecksCheckIns: dependencies.healthchecks?.checkIns?.endpoint ?? "healthchecks",
             healthchecksHeartbeat: dependencies.healthchecks?.heartbeat?.endpoint ?? "healthchecks heartbeat")
+        if let mqtt = dependencies.mqtt {
+            endpoints.mqttBroker = mqtt.broker
+            endpoints.mqttDeviceID = mqtt.deviceID
+        }
         store = Store(
             initialState: DeviceFeature.initialState(configuration, chipDescription: dependencies.gpio.chipDescription,
                                                      endpoints: endpoints),

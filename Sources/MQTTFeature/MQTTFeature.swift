@@ -35,6 +35,8 @@ public struct MQTTFeature: Reducer {
     public static let remoteCheckInSpacing = Duration.seconds(60)
     /// Commands are a word ("PRESS"); anything longer is refused unread.
     public static let largestCommand = 256
+    /// How long a shutdown waits for the broker to take `offline` before it disconnects anyway.
+    public static let goodbyeWait = Duration.seconds(2)
 
     public init(identity: MQTTIdentity, client: MQTTClient, store: DeviceEventStoreClient, queue: UploadQueueClient<DeviceEvent>,
                 clock: DeviceClock, backoff: Backoff, random: @escaping @Sendable (ClosedRange<Int64>) -> Int64,
@@ -77,12 +79,21 @@ public struct MQTTFeature: Reducer {
             return .merge(
                 .cancel(id: CancelID.retry), .cancel(id: CancelID.grace),
                 reduceEvents(&state, .stop),
-                .run { [client, identity = state.identity] send in
-                    // Said before leaving: a clean disconnect sends no last will.
-                    if wasConnected {
-                        _ = await client.publish(MQTTMessage(topic: identity.availabilityTopic, payload: MQTTIdentity.offline, retain: true))
+                .run { [client, clock, identity = state.identity] send in
+                    // Said before leaving (a clean disconnect sends no last will), but a broker that
+                    // does not answer must not hold up the shutdown: the disconnect ends the wait.
+                    await withTaskGroup(of: Void.self) { group in
+                        if wasConnected {
+                            group.addTask {
+                                _ = await client.publish(MQTTMessage(topic: identity.availabilityTopic, payload: MQTTIdentity.offline,
+                                                                     retain: true))
+                            }
+                            group.addTask { try? await clock.sleep(Self.goodbyeWait) }
+                            await group.next()
+                            group.cancelAll()
+                        }
+                        await client.disconnect()
                     }
-                    await client.disconnect()
                     await send(.stopped)
                 })
 

@@ -1,3 +1,5 @@
+public import DeviceConfig
+
 /// Who the device is on the broker and where its topics are (docs/mqtt.md).
 public struct MQTTIdentity: Hashable, Sendable {
     /// Letters, digits, '-', '_', '.': in the discovery topic and every unique id.
@@ -17,6 +19,13 @@ public struct MQTTIdentity: Hashable, Sendable {
         self.discoveryPrefix = discoveryPrefix
         self.baseTopic = baseTopic
         self.remoteCheckIn = remoteCheckIn
+    }
+
+    /// `[mqtt]` with the device's id: the configured one, else `derivedID` (from the machine's id).
+    public init(_ settings: MQTTConfiguration, derivedID: String) {
+        let id = settings.deviceID ?? derivedID
+        self.init(deviceID: id, deviceName: settings.deviceName, discoveryPrefix: settings.discoveryPrefix,
+                  baseTopic: settings.baseTopic ?? "lifesignal/\(id)", remoteCheckIn: settings.remoteCheckIn)
     }
 
     /// `online` / `offline`, retained; `offline` is also the last will.

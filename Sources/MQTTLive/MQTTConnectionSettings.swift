@@ -1,3 +1,6 @@
+public import DeviceConfig
+public import LinuxIO
+
 /// Where and how to reach the broker: `[mqtt]` as the connection takes it, the password read.
 public struct MQTTConnectionSettings: Sendable {
     public enum TLS: Hashable, Sendable {
@@ -34,5 +37,23 @@ public struct MQTTConnectionSettings: Sendable {
     public var broker: String {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return "\(tls == .off ? "mqtt" : "mqtts")://\(shownHost):\(port)"
+    }
+}
+
+extension MQTTConnectionSettings {
+    /// `[mqtt]` as the connection takes it: the password read from its file (the reason it cannot
+    /// be, naming the file), the client id `[mqtt] client_id` or `lifesignal-<device id>`.
+    public init(_ configuration: MQTTConfiguration, deviceID: String) throws(SecretFileError) {
+        let password = try configuration.passwordFile.map { path throws(SecretFileError) in
+            try SecretFile.read(path: path, what: "the MQTT password file", secret: "the broker password")
+        }
+        let tls: TLS = switch configuration.tls {
+        case .off: .off
+        case .systemCertificates: .systemCertificates
+        case let .caFile(path): .caFile(path)
+        }
+        self.init(host: configuration.host, port: configuration.port, tls: tls, username: configuration.username, password: password,
+                  clientID: configuration.clientID ?? "lifesignal-\(configuration.deviceID ?? deviceID)",
+                  keepAlive: Int(configuration.keepAlive.components.seconds))
     }
 }

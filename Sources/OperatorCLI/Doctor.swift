@@ -13,7 +13,8 @@ struct Doctor: ParsableCommand {
             synchronised; libcurl loads (when [uplink] or [healthchecks] is set); the backend \
             ([uplink]) accepts the device's token (token file readable, not \
             world-readable, GET /v1/settings answered) and each healthchecks check answers (a /log \
-            entry, which does not change the check's state); the daemon answers on its control socket. Run it as root (sudo) to see \
+            entry, which does not change the check's state); with [mqtt], libmosquitto loads and the broker \
+            accepts the device's credentials and a message on its own topic; the daemon answers on its control socket. Run it as root (sudo) to see \
             everything the service sees.
 
             Exit codes: 0 no problems (warnings may be printed); 1 at least one problem.
@@ -55,6 +56,7 @@ struct Doctor: ParsableCommand {
             findings += StoreProbe.check(path: configuration.storePath)
             findings.append(clock())
             findings += UplinkProbe.check(configuration)
+            findings += MQTTProbe.check(configuration)
             findings.append(daemon(socket: socket ?? configuration.controlSocket, environment: environment))
             return findings
         }
