@@ -180,10 +180,10 @@ private final class ConnectionLoop: @unchecked Sendable {
     /// Reads (which also drives a TLS handshake), then writes what waits.
     private func service(_ current: OpaquePointer, socket: Int32, events: Int16) {
         let closedByPeer = events & (Int16(POLLHUP) | Int16(POLLERR) | pollReadHangUp) != 0
-        if events & (Int16(POLLIN) | Int16(POLLOUT)) != 0 || closedByPeer {
-            check(library.loopRead(current, 1), current)
-            if events & Int16(POLLIN) != 0 { lastReceived = Self.monotonicSeconds() }
-        }
+        // Whatever the socket says: libmosquitto's read also moves a TLS handshake on, and reports
+        // a closed or failed socket.
+        check(library.loopRead(current, 1), current)
+        if events & Int16(POLLIN) != 0 { lastReceived = Self.monotonicSeconds() }
         if handle == current, library.socket(current) == socket, library.wantWrite(current) {
             check(library.loopWrite(current, 1), current)
             lastSent = Self.monotonicSeconds()
@@ -513,7 +513,9 @@ private final class ConnectionLoop: @unchecked Sendable {
         case .off:
             return code == Int32(MOSQ_ERR_CONN_LOST.rawValue) ? " (a TLS port? then set [mqtt] tls = true)" : ""
         case .systemCertificates, .caFile:
-            if code == Int32(MOSQ_ERR_TLS.rawValue) || code == Int32(MOSQ_ERR_TLS_HANDSHAKE.rawValue) {
+            let tlsFailed = code == Int32(MOSQ_ERR_TLS.rawValue) || code == Int32(MOSQ_ERR_TLS_HANDSHAKE.rawValue)
+            // OpenSSL's "unexpected eof": the broker hung up mid-handshake, as a plain port does.
+            if tlsFailed, lastLoggedError?.contains("unexpected eof") != true {
                 return "; check that the broker's certificate is signed by the CA in [mqtt] ca_file (or the system's) "
                     + "and names \(settings.host)"
             }

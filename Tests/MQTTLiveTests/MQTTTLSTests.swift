@@ -35,8 +35,9 @@ final class MQTTTLSTests: XCTestCase {
     func testTLSToAPlainPortAndPlainToATLSPortFailWithAHint() async throws {
         let tlsToPlain = try Watched(broker.settings(tls: .caFile(broker.certificatePath)))
         guard case let .connectFailed(first) = try await tlsToPlain.connect() else { return XCTFail("not a TLS port") }
+        // OpenSSL sees the broker hang up mid-handshake, or libmosquitto the connection close.
         XCTAssertTrue([.tls, .lost].contains(first.kind), first.message)
-        XCTAssertTrue(first.message.contains("tls"), first.message)
+        XCTAssertTrue(first.message.contains("not a TLS port? check [mqtt] port and tls"), first.message)
 
         let plainToTLS = try Watched(broker.settings(port: broker.tlsPort))
         guard case let .connectFailed(second) = try await plainToTLS.connect() else { return XCTFail("a TLS port") }
