@@ -23,7 +23,8 @@ struct Lifesignald: AsyncParsableCommand {
 
             Exit codes: 0 stopped cleanly; 78 configuration error (fix the file; do not restart); \
             69 GPIO line unavailable (wrong name, busy, no permission; a missing chip is waited for) \
-            or libcurl missing for [uplink]/[healthchecks] (package libcurl4); 71 OS resource (control socket) failed; \
+            or libcurl missing for [uplink]/[healthchecks] (package libcurl4) or libmosquitto for [mqtt] \
+            (package libmosquitto1); 71 OS resource (control socket) failed; \
             70 internal error.
             """
     )
