@@ -1,5 +1,5 @@
 import CMosquitto
-import Glibc
+import LinuxIO
 
 /// libmosquitto, loaded at run time with `dlopen`, and the table of the functions the MQTT
 /// connection calls.
@@ -13,7 +13,7 @@ public final class LibMosquitto: @unchecked Sendable {  // immutable after init:
     /// The soname of libmosquitto 1 (Debian package libmosquitto1), the only ABI this is written for.
     public static let soname = "libmosquitto.so.1"
 
-    private let library: UnsafeMutableRawPointer
+    private let library: DynamicLibrary
     let libInit: lifesignal_mosquitto_lib_init_fn
     let libVersion: lifesignal_mosquitto_lib_version_fn
     let new: lifesignal_mosquitto_new_fn
@@ -58,52 +58,40 @@ public final class LibMosquitto: @unchecked Sendable {  // immutable after init:
     /// Opens `soname` and resolves every function of the table; nothing is called yet. A missing
     /// library or function is an error naming it, never a crash at the first connection.
     public static func load(soname: String = soname) throws(LibMosquittoUnavailable) -> LibMosquitto {
-        _ = dlerror()
-        guard let library = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
-            throw LibMosquittoUnavailable(library: soname, step: .open, reason: lastLoaderError())
-        }
         do {
-            return try LibMosquitto(library: library, soname: soname)
+            return try LibMosquitto(library: DynamicLibrary.open(soname))
         } catch {
-            dlclose(library)
-            throw error
+            throw LibMosquittoUnavailable(error)
         }
     }
 
-    private init(library: UnsafeMutableRawPointer, soname: String) throws(LibMosquittoUnavailable) {
-        func resolve<Function>(_ name: String) throws(LibMosquittoUnavailable) -> Function {
-            _ = dlerror()
-            guard let address = dlsym(library, name) else {
-                throw LibMosquittoUnavailable(library: soname, step: .function(name), reason: lastLoaderError())
-            }
-            return unsafeBitCast(address, to: Function.self)
-        }
+    private init(library: DynamicLibrary) throws(DynamicLibraryError) {
         self.library = library
-        libInit = try resolve("mosquitto_lib_init")
-        libVersion = try resolve("mosquitto_lib_version")
-        new = try resolve("mosquitto_new")
-        destroy = try resolve("mosquitto_destroy")
-        intOption = try resolve("mosquitto_int_option")
-        usernamePasswordSet = try resolve("mosquitto_username_pw_set")
-        willSet = try resolve("mosquitto_will_set")
-        tlsSet = try resolve("mosquitto_tls_set")
-        connectBindAsync = try resolve("mosquitto_connect_bind_async")
-        disconnect = try resolve("mosquitto_disconnect")
-        publish = try resolve("mosquitto_publish")
-        subscribe = try resolve("mosquitto_subscribe")
-        socket = try resolve("mosquitto_socket")
-        loopRead = try resolve("mosquitto_loop_read")
-        loopWrite = try resolve("mosquitto_loop_write")
-        loopMisc = try resolve("mosquitto_loop_misc")
-        wantWrite = try resolve("mosquitto_want_write")
-        connectCallbackSet = try resolve("mosquitto_connect_callback_set")
-        disconnectCallbackSet = try resolve("mosquitto_disconnect_callback_set")
-        publishCallbackSet = try resolve("mosquitto_publish_callback_set")
-        subscribeCallbackSet = try resolve("mosquitto_subscribe_callback_set")
-        messageCallbackSet = try resolve("mosquitto_message_callback_set")
-        logCallbackSet = try resolve("mosquitto_log_callback_set")
-        strerror = try resolve("mosquitto_strerror")
-        connackString = try resolve("mosquitto_connack_string")
+        libInit = try library.function("mosquitto_lib_init")
+        libVersion = try library.function("mosquitto_lib_version")
+        new = try library.function("mosquitto_new")
+        destroy = try library.function("mosquitto_destroy")
+        intOption = try library.function("mosquitto_int_option")
+        usernamePasswordSet = try library.function("mosquitto_username_pw_set")
+        willSet = try library.function("mosquitto_will_set")
+        tlsSet = try library.function("mosquitto_tls_set")
+        connectBindAsync = try library.function("mosquitto_connect_bind_async")
+        disconnect = try library.function("mosquitto_disconnect")
+        publish = try library.function("mosquitto_publish")
+        subscribe = try library.function("mosquitto_subscribe")
+        socket = try library.function("mosquitto_socket")
+        loopRead = try library.function("mosquitto_loop_read")
+        loopWrite = try library.function("mosquitto_loop_write")
+        loopMisc = try library.function("mosquitto_loop_misc")
+        wantWrite = try library.function("mosquitto_want_write")
+        connectCallbackSet = try library.function("mosquitto_connect_callback_set")
+        disconnectCallbackSet = try library.function("mosquitto_disconnect_callback_set")
+        publishCallbackSet = try library.function("mosquitto_publish_callback_set")
+        subscribeCallbackSet = try library.function("mosquitto_subscribe_callback_set")
+        messageCallbackSet = try library.function("mosquitto_message_callback_set")
+        logCallbackSet = try library.function("mosquitto_log_callback_set")
+        strerror = try library.function("mosquitto_strerror")
+        connackString = try library.function("mosquitto_connack_string")
     }
 
     /// "libmosquitto 2.0.11".
@@ -123,16 +111,6 @@ public final class LibMosquitto: @unchecked Sendable {  // immutable after init:
     private func text(_ string: UnsafePointer<CChar>?) -> String {
         string.map { String(cString: $0) } ?? "(no message)"
     }
-
-    deinit {
-        // Only a library loaded by `load` and dropped again (tests) gets here; `shared` never ends.
-        dlclose(library)
-    }
-}
-
-/// The loader's message for the last failed dlopen/dlsym.
-private func lastLoaderError() -> String {
-    dlerror().map { String(cString: $0) } ?? "no reason given"
 }
 
 /// libmosquitto could not be loaded or set up: `[mqtt]` cannot run on this system as installed.
@@ -150,6 +128,20 @@ public struct LibMosquittoUnavailable: Error, Hashable, Sendable, CustomStringCo
     public var step: Step
     /// The dynamic loader's or libmosquitto's own message.
     public var reason: String
+
+    public init(library: String, step: Step, reason: String) {
+        self.library = library
+        self.step = step
+        self.reason = reason
+    }
+
+    init(_ error: DynamicLibraryError) {
+        let step: Step = switch error.step {
+        case .open: .open
+        case let .function(name): .function(name)
+        }
+        self.init(library: error.library, step: step, reason: error.reason)
+    }
 
     public var description: String {
         let fix = "[mqtt] needs libmosquitto: install the Debian package libmosquitto1 "

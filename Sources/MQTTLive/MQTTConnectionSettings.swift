@@ -3,14 +3,8 @@ public import LinuxIO
 
 /// Where and how to reach the broker: `[mqtt]` as the connection takes it, the password read.
 public struct MQTTConnectionSettings: Sendable {
-    public enum TLS: Hashable, Sendable {
-        /// Plain TCP.
-        case off
-        /// TLS, trusting the system's CA store (/etc/ssl/certs).
-        case systemCertificates
-        /// TLS, trusting the CA certificates in this PEM file only.
-        case caFile(String)
-    }
+    /// Off, the system's CA store, or a CA file: as `[mqtt]` says.
+    public typealias TLS = MQTTConfiguration.TLS
 
     public var host: String
     public var port: Int
@@ -47,12 +41,7 @@ extension MQTTConnectionSettings {
         let password = try configuration.passwordFile.map { path throws(SecretFileError) in
             try SecretFile.read(path: path, what: "the MQTT password file", secret: "the broker password")
         }
-        let tls: TLS = switch configuration.tls {
-        case .off: .off
-        case .systemCertificates: .systemCertificates
-        case let .caFile(path): .caFile(path)
-        }
-        self.init(host: configuration.host, port: configuration.port, tls: tls, username: configuration.username, password: password,
+        self.init(host: configuration.host, port: configuration.port, tls: configuration.tls, username: configuration.username, password: password,
                   clientID: configuration.clientID ?? "lifesignal-\(configuration.deviceID ?? deviceID)",
                   keepAlive: Int(configuration.keepAlive.components.seconds))
     }

@@ -32,15 +32,7 @@ final class ConnectionTests: MQTTTestCase {
     func testAFailedAttemptWaitsOutTheSharedBackoffAndTheNetworkComingBackTriesAtOnce() async {
         let store = makeStore()
         await start(store)
-        broker.emit(.connectFailed(refused))
-        await store.receive(.connection(.connectFailed(refused))) {
-            $0.connection = .waitingToRetry
-            $0.consecutiveFailures = 1
-            $0.lastFailure = self.refused
-            $0.unavailableSince = self.wall()
-            $0.nextRetry = self.wall(.seconds(2))
-            $0.retryDelay = .seconds(2)
-        }
+        await failFirstAttempt(store, with: refused)
         XCTAssertTrue(store.state.isUnavailable)
         XCTAssertFalse(store.state.outageIsFault)
         await testClock.advance(by: .seconds(2) - .milliseconds(1))
@@ -102,12 +94,7 @@ final class ConnectionTests: MQTTTestCase {
         reminder.indicator = .reminder
         reminder.phase = "reminder"
         store.send(.deviceChanged(reminder)) { $0.device = reminder }
-        await testClock.advance(by: .seconds(2))
-        await store.receive(.retryDue) {
-            $0.connection = .connecting
-            $0.nextRetry = nil
-            $0.retryDelay = nil
-        }
+        await retryAfterTheBackoff(store)
         await connect(store, at: .seconds(2))
         XCTAssertEqual(broker.published(on: "lifesignal/hall/state"), [Self.checkedIn.json.text, reminder.json.text],
                        "the reminder reaches the broker once, with the new connection")
@@ -118,21 +105,8 @@ final class ConnectionTests: MQTTTestCase {
     func testAnOutageIsAFaultAfterTheGraceWhereMQTTIsTheOnlyWayToReachAnyone() async {
         let store = makeStore(onlyWay: true)
         await start(store)
-        broker.emit(.connectFailed(refused))
-        await store.receive(.connection(.connectFailed(refused))) {
-            $0.connection = .waitingToRetry
-            $0.consecutiveFailures = 1
-            $0.lastFailure = self.refused
-            $0.unavailableSince = self.wall()
-            $0.nextRetry = self.wall(.seconds(2))
-            $0.retryDelay = .seconds(2)
-        }
-        await testClock.advance(by: .seconds(2))
-        await store.receive(.retryDue) {
-            $0.connection = .connecting
-            $0.nextRetry = nil
-            $0.retryDelay = nil
-        }
+        await failFirstAttempt(store, with: refused)
+        await retryAfterTheBackoff(store)
         // The attempt hangs (no answer yet): still away, and the grace runs out.
         await testClock.advance(by: MQTTFeature.faultGrace - .seconds(2))
         await store.receive(.faultGraceEnded) { $0.outageIsFault = true }
@@ -144,21 +118,8 @@ final class ConnectionTests: MQTTTestCase {
     func testAnOutageIsNeverAFaultWhereSomethingElseReachesPeople() async {
         let store = makeStore(onlyWay: false)
         await start(store)
-        broker.emit(.connectFailed(refused))
-        await store.receive(.connection(.connectFailed(refused))) {
-            $0.connection = .waitingToRetry
-            $0.consecutiveFailures = 1
-            $0.lastFailure = self.refused
-            $0.unavailableSince = self.wall()
-            $0.nextRetry = self.wall(.seconds(2))
-            $0.retryDelay = .seconds(2)
-        }
-        await testClock.advance(by: .seconds(2))
-        await store.receive(.retryDue) {
-            $0.connection = .connecting
-            $0.nextRetry = nil
-            $0.retryDelay = nil
-        }
+        await failFirstAttempt(store, with: refused)
+        await retryAfterTheBackoff(store)
         await testClock.advance(by: MQTTFeature.faultGrace * 2)
         await store.expectNoAction()
         XCTAssertTrue(store.state.isUnavailable)
@@ -169,15 +130,7 @@ final class ConnectionTests: MQTTTestCase {
     func testStoppingWhileWaitingToRetryDisconnectsWithoutSayingOfflineAndNeverRetries() async {
         let store = makeStore()
         await start(store)
-        broker.emit(.connectFailed(refused))
-        await store.receive(.connection(.connectFailed(refused))) {
-            $0.connection = .waitingToRetry
-            $0.consecutiveFailures = 1
-            $0.lastFailure = self.refused
-            $0.unavailableSince = self.wall()
-            $0.nextRetry = self.wall(.seconds(2))
-            $0.retryDelay = .seconds(2)
-        }
+        await failFirstAttempt(store, with: refused)
         await stop(store, wasConnected: false)
         XCTAssertEqual(broker.published, [], "no connection to say offline on (the broker's copy of the will says it)")
         await testClock.advance(by: .seconds(60))

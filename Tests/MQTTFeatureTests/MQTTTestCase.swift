@@ -112,6 +112,30 @@ class MQTTTestCase: ReducerTestCase {
         }
     }
 
+    /// The first attempt fails: the next waits out the backoff's first bound (2 s).
+    func failFirstAttempt(_ store: TestStore<MQTTFeature>, with failure: MQTTFailure,
+                          file: StaticString = #filePath, line: UInt = #line) async {
+        broker.emit(.connectFailed(failure))
+        await store.receive(.connection(.connectFailed(failure)), assert: {
+            $0.connection = .waitingToRetry
+            $0.consecutiveFailures = 1
+            $0.lastFailure = failure
+            $0.unavailableSince = self.wall()
+            $0.nextRetry = self.wall(.seconds(2))
+            $0.retryDelay = .seconds(2)
+        }, file: file, line: line)
+    }
+
+    /// The backoff after the first failure has passed: a new attempt.
+    func retryAfterTheBackoff(_ store: TestStore<MQTTFeature>, file: StaticString = #filePath, line: UInt = #line) async {
+        await testClock.advance(by: .seconds(2))
+        await store.receive(.retryDue, assert: {
+            $0.connection = .connecting
+            $0.nextRetry = nil
+            $0.retryDelay = nil
+        }, file: file, line: line)
+    }
+
     /// `.stop` from connected: offline said, disconnected, listening ended.
     func stop(_ store: TestStore<MQTTFeature>, wasConnected: Bool = true) async {
         store.send(.stop) {

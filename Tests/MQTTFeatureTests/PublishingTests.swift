@@ -62,15 +62,7 @@ final class PublishingTests: MQTTTestCase {
         let store = makeStore()
         await start(store)
         let away = MQTTFailure(.unreachable, "connection refused")
-        broker.emit(.connectFailed(away))
-        await store.receive(.connection(.connectFailed(away))) {
-            $0.connection = .waitingToRetry
-            $0.consecutiveFailures = 1
-            $0.lastFailure = away
-            $0.unavailableSince = self.wall()
-            $0.nextRetry = self.wall(.seconds(2))
-            $0.retryDelay = .seconds(2)
-        }
+        await failFirstAttempt(store, with: away)
         let record = CheckInRecord(id: CheckInID(high: 7, low: 7), at: Self.start, source: .button)
         store.send(.eventOccurred(.checkIn(record)))
         await Task.megaYield()
@@ -82,12 +74,7 @@ final class PublishingTests: MQTTTestCase {
         await store.receive(.eventStored(.success(longPress)))
         XCTAssertEqual(broker.published, [])
 
-        await testClock.advance(by: .seconds(2))
-        await store.receive(.retryDue) {
-            $0.connection = .connecting
-            $0.nextRetry = nil
-            $0.retryDelay = nil
-        }
+        await retryAfterTheBackoff(store)
         await connect(store, at: .seconds(2), pending: [checkIn, longPress])
         XCTAssertEqual(broker.published.map(\.topic).suffix(2), ["lifesignal/hall/event/check_in", "lifesignal/hall/event/help_alert"])
         XCTAssertEqual(broker.published.suffix(2).map(\.retain), [false, false], "events are never retained")
