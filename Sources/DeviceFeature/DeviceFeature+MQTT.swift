@@ -96,15 +96,16 @@ extension MQTTDeviceState {
         var steady = state.checkIn
         steady.feedback = nil
         let alert = state.checkIn.alert
+        let fault = state.hasFault
         self.init(
-            indicator: steady.indicator(fault: state.hasFault),
+            indicator: steady.indicator(fault: fault),
             phase: state.checkIn.phase.name,
             lastCheckIn: state.checkIn.lastCheckIn?.at.wall,
             lastCheckInSource: state.checkIn.lastCheckIn?.source,
             nextDeadline: state.checkIn.phase.countdown?.deadline,
             helpAlert: alert.isStoring || alert.unsaved != nil || !alert.unacknowledged.isEmpty || alert.delivered != nil,
             pingPending: !state.checkIn.pendingPings.isEmpty,
-            fault: state.hasFault,
+            fault: fault,
             conditions: state.conditions.map(\.kind).filter { $0 != .mqttUnavailable }.map(\.rawValue),
             oldestNotUploaded: state.checkIn.uploadBacklog.oldestPendingSince?.wall)
     }
