@@ -31,6 +31,7 @@ enum RowCopy {
         Table(name: "deliveries", key: ["target", "check_in_id"]),
         Table(name: "alert_delivery_targets", key: ["target"]),
         Table(name: "alert_deliveries", key: ["target", "alert_id"]),
+        Table(name: "mqtt_events", key: ["id"], order: "sequence"),
     ]
 
     struct Counts {

@@ -10,6 +10,7 @@ enum Schema {
         alertsVersion,
         deliveryTargetsAndRejections,
         alertDeliveryTargets,
+        mqtt,
     ]
 
     /// The version this code writes and understands.
@@ -193,6 +194,51 @@ enum Schema {
             CHECK ((delivered_at_us IS NULL) <> (rejection IS NULL)),
             PRIMARY KEY (target, alert_id)
         ) STRICT, WITHOUT ROWID
+        """,
+    ]
+
+    /// MQTT (docs/mqtt.md): check-ins an automation asked for over MQTT keep the source `mqtt`
+    /// (SQLite cannot change a CHECK constraint in place, so the table is rebuilt with the same
+    /// columns and rows, as its documentation prescribes), and the events waiting for the broker.
+    static let mqtt = [
+        """
+        CREATE TABLE check_ins_rebuilt (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 36),
+            insertion_order INTEGER NOT NULL UNIQUE,
+            wall_time_us INTEGER NOT NULL,
+            uptime_us INTEGER NOT NULL,
+            boot_id TEXT NOT NULL,
+            wall_clock_synchronized INTEGER NOT NULL CHECK (wall_clock_synchronized IN (0, 1)),
+            source TEXT NOT NULL CHECK (source IN ('button', 'cli', 'mqtt')),
+            uploaded_at_us INTEGER,
+            upload_rejection TEXT
+        ) STRICT
+        """,
+        """
+        INSERT INTO check_ins_rebuilt (id, insertion_order, wall_time_us, uptime_us, boot_id, wall_clock_synchronized,
+                                       source, uploaded_at_us, upload_rejection)
+        SELECT id, insertion_order, wall_time_us, uptime_us, boot_id, wall_clock_synchronized, source, uploaded_at_us,
+               upload_rejection
+        FROM check_ins
+        """,
+        """
+        DROP TABLE check_ins
+        """,
+        """
+        ALTER TABLE check_ins_rebuilt RENAME TO check_ins
+        """,
+        """
+        CREATE INDEX check_ins_pending ON check_ins (insertion_order) WHERE uploaded_at_us IS NULL
+        """,
+        // Events for the broker, in the order they happened; a row goes once the broker has it.
+        """
+        CREATE TABLE mqtt_events (
+            sequence INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE CHECK (length(id) = 36),
+            entity TEXT NOT NULL CHECK (length(entity) BETWEEN 1 AND 64),
+            payload TEXT NOT NULL,
+            at_us INTEGER NOT NULL
+        ) STRICT
         """,
     ]
 }

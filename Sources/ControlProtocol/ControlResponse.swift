@@ -81,6 +81,8 @@ public struct StatusReport: Codable, Hashable, Sendable {
     /// Messages that do not stop the device (a refused setting, a damaged store moved aside),
     /// until `lifesignalctl dismiss-error`.
     public var messages: [String]? = nil
+    /// The MQTT broker connection; nil without `[mqtt]`.
+    public var mqtt: MQTTReport? = nil
 
     public init(phase: String, indicator: String, lastCheckIn: CheckInReport?, deadline: String?, secondsLeft: Int64?,
                 settings: SettingsReport, leds: [LEDReport], queueDepth: Int, error: String?, isCheckingIn: Bool,

@@ -231,6 +231,7 @@ struct ConfigLoader {
         let uplink = readUplink(table("uplink"))
         let healthchecks = readHealthchecks(table("healthchecks"))
         let alert = readAlert(table("alert"), canDeliver: uplink != nil || healthchecks?.hasAlertCheck == true)
+        let mqtt = readMQTT(table("mqtt"))
 
         let fileStorePath = optionalValue(table("store"), "store", "path",
                                           ValueRules.absolutePath("the store's database file"))
@@ -257,7 +258,7 @@ struct ConfigLoader {
         }
 
         guard let storePath, let leds, let language else { return nil }
-        return DeviceConfiguration(
+        var configuration = DeviceConfiguration(
             storePath: storePath,
             controlSocket: socket,
             configuredSettings: settings,
@@ -273,6 +274,8 @@ struct ConfigLoader {
             alert: alert,
             healthchecks: healthchecks
         )
+        configuration.mqtt = mqtt
+        return configuration
     }
 
     /// An environment override, checked with the key's own rule; empty means unset.

@@ -2,6 +2,7 @@ import CheckInFeature
 public import CheckInModels
 import HealthchecksSyncFeature
 import HeartbeatFeature
+import MQTTFeature
 import UploadFeature
 import CheckInStoreClient
 public import ControlProtocol
@@ -66,7 +67,23 @@ public final class StatusReporter {
                             since: $0.since?.iso8601)
         }
         report.messages = state.messages.map(\.text)
+        report.mqtt = await mqttReport(state)
         return report
+    }
+
+    func mqttReport(_ state: DeviceFeature.State) async -> MQTTReport? {
+        guard let mqtt = state.mqtt else { return nil }
+        return MQTTReport(
+            broker: mqtt.broker, state: mqtt.connection.rawValue, lastConnected: mqtt.lastConnected?.iso8601,
+            unavailableSince: mqtt.isUnavailable ? mqtt.unavailableSince?.iso8601 : nil,
+            lastError: mqtt.lastFailure?.message, lastErrorKind: mqtt.lastFailure?.kind.rawValue,
+            consecutiveFailures: mqtt.consecutiveFailures,
+            nextRetry: mqtt.connection == .waitingToRetry ? mqtt.nextRetry?.iso8601 : nil,
+            eventsWaiting: (try? await store.deviceEventQueue.depth()) ?? -1,
+            eventsPublishedSinceStart: mqtt.events.uploadedSinceStart, commandsAccepted: mqtt.commandsAccepted,
+            commandsRefused: mqtt.commandsRefused, lastRefusal: mqtt.lastRefusal, subscriptionProblem: mqtt.subscriptionProblem,
+            deviceID: mqtt.identity.deviceID, baseTopic: mqtt.identity.baseTopic, discoveryTopic: mqtt.identity.discoveryTopic,
+            remoteCheckIn: mqtt.identity.remoteCheckIn)
     }
 
     func queue(_ state: DeviceFeature.State) async -> ControlResponse {

@@ -3,6 +3,7 @@ public import CheckInStoreClient
 public import ComposableCore
 public import DeviceClock
 public import GPIOClient
+public import MQTTClient
 public import UplinkClient
 
 /// Everything the device reaches outside its own state, as one value: the composition root builds
@@ -22,6 +23,8 @@ public struct DeviceDependencies: Sendable {
     public var healthchecks: HealthchecksClients?
     public var wallClock: WallClockChangesClient
     public var network: NetworkChangesClient
+    /// The MQTT broker (`[mqtt]`); nil on a device without one.
+    public var mqtt: MQTTClient? = nil
 
     public init(
         clock: DeviceClock, random: @escaping @Sendable (ClosedRange<Int64>) -> Int64,
@@ -69,6 +72,9 @@ public struct StoreClients: Sendable {
     public var healthchecksQueue: UploadQueueClient<CheckInRecord>
     /// Help alerts waiting for the healthchecks alert check (a delivery target of its own).
     public var healthchecksAlertQueue: UploadQueueClient<AlertRecord>
+    /// Events for the MQTT broker: stored as they happen, published in order.
+    public var deviceEvents: DeviceEventStoreClient = .failing
+    public var deviceEventQueue: UploadQueueClient<DeviceEvent> = .failing("deviceEventQueue")
 
     public init(
         checkIns: CheckInStoreClient, alerts: AlertStoreClient, notifications: NotificationStoreClient,

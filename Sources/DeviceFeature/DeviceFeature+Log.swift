@@ -3,6 +3,7 @@ import CheckInFeature
 import CheckInModels
 import GPIOFeature
 import HeartbeatFeature
+import MQTTFeature
 import NotificationsFeature
 import PingListenerFeature
 import SettingsSyncFeature
@@ -36,6 +37,8 @@ extension DeviceFeature {
             entries += childLog(before.healthchecksHeartbeat, after.healthchecksHeartbeat) { HeartbeatFeature.log(action, before: $0, after: $1) }
         case let .pingListener(action):
             entries += childLog(before.pingListener, after.pingListener) { PingListenerFeature.log(action, before: $0, after: $1) }
+        case let .mqtt(action):
+            entries += childLog(before.mqtt, after.mqtt) { MQTTFeature.log(action, before: $0, after: $1) }
         case let .settingsSync(action):
             entries += childLog(before.settingsSync, after.settingsSync) { SettingsSyncFeature.log(action, before: $0, after: $1) }
         case let .healthchecksAlertUpload(action):

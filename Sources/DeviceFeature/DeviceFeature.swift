@@ -10,6 +10,7 @@ public import PingListenerFeature
 public import SettingsSyncFeature
 public import StoreHealthFeature
 public import UploadFeature
+public import MQTTFeature
 import Backoff
 import UplinkClient
 
@@ -23,6 +24,7 @@ public struct DeviceFeature: Reducer {
     let gpio: Scope<State, Action, GPIOFeature>
     let notifications: Scope<State, Action, NotificationsFeature>
     let uplink: UplinkFeatures
+    let mqtt: MQTTFeature?
     let dependencies: DeviceDependencies
 
     public init(configuration: DeviceConfiguration, dependencies: DeviceDependencies) {
@@ -40,6 +42,7 @@ public struct DeviceFeature: Reducer {
                                   newChangeID: { [newID = dependencies.newID] in newID().description },
                                   refreshInterval: configuration.uplink?.notificationsRefresh ?? .seconds(300)))
         uplink = UplinkFeatures(configuration: configuration, dependencies: dependencies)
+        mqtt = Self.mqttFeature(configuration: configuration, dependencies: dependencies)
     }
 
     /// The state a device starts in, from its configuration.
@@ -60,6 +63,7 @@ public struct DeviceFeature: Reducer {
         checkIn.uploadBacklog = UploadBacklog(staleAfter: configuration.uplink?.staleAfter)
         var state = State(checkIn: checkIn, gpio: GPIOFeature.State(chipDescription: chipDescription))
         UplinkFeatures.initialState(configuration, endpoints: endpoints, into: &state)
+        state.mqtt = mqttState(configuration, endpoints: endpoints)
         return state
     }
 
@@ -71,6 +75,7 @@ public struct DeviceFeature: Reducer {
         static let store = "store"
         static let gpio = "gpio"
         static let notifications = "notifications"
+        static let mqtt = "mqtt"
     }
 
     enum CancelID {
@@ -89,11 +94,13 @@ public struct DeviceFeature: Reducer {
         case .checkInUpload, .alertUpload, .pingResponseUpload, .healthchecksUpload, .backendHeartbeat,
              .healthchecksHeartbeat, .pingListener, .settingsSync, .healthchecksAlertUpload, .healthchecksSync:
             child = uplink.reduce(into: &state, action: action)
+        case .mqtt:
+            child = ScopeIfPresent(state: \.mqtt, action: .mqtt, namespace: Namespace.mqtt, child: mqtt).reduce(into: &state, action: action)
         case .started, .stopping, .storedPingsResponse, .watchWallClock, .wallClockChanged, .watchNetwork,
-             .networkChanged, .dismissMessages:
+             .networkChanged, .dismissMessages, .localPingStored:
             child = .none
         }
-        return .merge(child, route(action, &state))
+        return .merge(child, route(action, &state), routeMQTT(action, &state))
     }
 
     /// What one feature's outcome means for the others.
@@ -228,7 +235,8 @@ public struct DeviceFeature: Reducer {
             return .send(.notifications(.dismissError))
 
         case .checkIn, .store, .gpio, .notifications, .checkInUpload, .alertUpload, .pingResponseUpload, .healthchecksUpload,
-             .backendHeartbeat, .healthchecksHeartbeat, .pingListener, .settingsSync, .healthchecksAlertUpload, .healthchecksSync:
+             .backendHeartbeat, .healthchecksHeartbeat, .pingListener, .settingsSync, .healthchecksAlertUpload, .healthchecksSync,
+             .mqtt, .localPingStored:
             return .none
         }
     }

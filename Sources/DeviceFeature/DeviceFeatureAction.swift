@@ -2,6 +2,7 @@ public import CheckInFeature
 public import CheckInModels
 public import CheckInStoreClient
 public import GPIOFeature
+public import MQTTFeature
 public import HeartbeatFeature
 public import NotificationsFeature
 public import PingListenerFeature
@@ -40,5 +41,8 @@ extension DeviceFeature {
         case networkChanged
         /// `lifesignalctl dismiss-error`: the messages go; conditions stay until their cause is gone.
         case dismissMessages
+        case mqtt(MQTTFeature.Action)
+        /// A ping raised on the device (MQTT's `ask_if_ok`) was stored (with every ping still pending), or not.
+        case localPingStored(PendingPing, Result<[PendingPing], StoreFailure>)
     }
 }

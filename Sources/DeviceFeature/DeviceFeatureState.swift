@@ -10,6 +10,7 @@ public import StoreHealthFeature
 public import UploadFeature
 public import GPIOClient
 public import HealthchecksSyncFeature
+public import MQTTFeature
 
 extension DeviceFeature {
     /// The whole device: every feature's state, and the messages waiting to be dismissed.
@@ -36,6 +37,8 @@ extension DeviceFeature {
         public var healthchecksAlertUpload: UploadFeature<AlertRecord>.State?
         /// The device's own healthchecks checks kept in step with its settings (`api_key_file`).
         public var healthchecksSync: HealthchecksSyncFeature.State?
+        /// The MQTT broker (`[mqtt]`); nil without one.
+        public var mqtt: MQTTFeature.State?
         /// Messages for the operator that do not stop the device keeping its word, newest last.
         public var messages: [DeviceMessage] = []
         public var isRunning = false
@@ -87,6 +90,7 @@ extension DeviceFeature {
                     isFault: false))
             }
             conditions += reachConditions
+            if let mqtt = mqttCondition { conditions.append(mqtt) }
             if checkIn.elapsedTimeUnknown {
                 conditions.append(DeviceCondition(
                     .timeUnknown, "the time since the last check-in is unknown: it was on an earlier boot and the wall clock is not synchronised",
@@ -126,14 +130,16 @@ extension DeviceFeature {
                 alertUndelivered: checkIn.alert.settings != nil && !checkIn.alert.unacknowledged.isEmpty,
                 alertRefusal: checkIn.alert.sendingRefused, timeUnknown: checkIn.elapsedTimeUnknown,
                 refusedUploads: refusedUploads.map { "\($0.endpoint) \($0.noun) \($0.lastMessage ?? "")" },
-                reach: reachCauses)
+                reach: reachCauses,
+                mqtt: mqtt?.isUnavailable == true ? mqtt?.lastFailure?.message : nil,
+                mqttFault: mqtt?.isUnavailable == true && mqtt?.outageIsFault == true)
         }
 
         /// The device cannot keep its word: the LEDs show `fault`. Decided from the causes alone
         /// (it is asked after every action), in step with `conditions`.
         public var hasFault: Bool {
             let causes = conditionCauses
-            return causes.store != nil || causes.gpio != nil || causes.alertUnsaved != nil || causes.timeUnknown
+            return causes.store != nil || causes.gpio != nil || causes.alertUnsaved != nil || causes.timeUnknown || causes.mqttFault
                 || (causes.alertUndelivered && (causes.alertRefusal != nil || checkIn.alert.settings?.canDeliver != true))
         }
 
@@ -153,6 +159,9 @@ public struct ConditionCauses: Equatable, Sendable {
     public var refusedUploads: [String]
     /// Heartbeats refused for good, checks not kept in step (`DeviceFeature.State.reachCauses`).
     public var reach: [String] = []
+    /// The MQTT broker's failure while it is away.
+    public var mqtt: String? = nil
+    public var mqttFault = false
 }
 
 extension DeviceCondition.Kind {

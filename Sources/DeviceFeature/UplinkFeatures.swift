@@ -18,6 +18,9 @@ extension DeviceFeature {
         public var healthchecksAlert: String
         /// The healthchecks instance whose management API keeps the device's checks.
         public var healthchecksSite: String
+        /// The MQTT broker ("mqtt://host:port") and the device's id on it.
+        public var mqttBroker = "MQTT broker"
+        public var mqttDeviceID = "lifesignal"
 
         public init(backend: String = "backend", healthchecksCheckIns: String = "healthchecks",
                     healthchecksHeartbeat: String = "healthchecks heartbeat", healthchecksAlert: String = "healthchecks alert",

@@ -9,7 +9,7 @@ extension StoreClients {
     /// the store thread (one hop there, one back) and opens the database first if it is not open,
     /// so a store that could not be opened is retried by whatever touches it next.
     public static func live(_ owner: CheckInStoreOwner) -> StoreClients {
-        StoreClients(
+        var clients = StoreClients(
             checkIns: CheckInStoreClient(
                 record: { new throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.record(new) } },
                 history: { limit throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.history(limit: limit) } },
@@ -66,6 +66,20 @@ extension StoreClients {
                 refusedCount: { 0 }),
             healthchecksQueue: .deliveries(to: healthchecksTarget, owner),
             healthchecksAlertQueue: .alertDeliveries(to: healthchecksAlertTarget, owner))
+        clients.deviceEvents = DeviceEventStoreClient(append: { event throws(StoreFailure) in
+            try await owner.perform { database throws(StoreFailure) in try database.appendDeviceEvent(event) }
+        })
+        clients.deviceEventQueue = UploadQueueClient(
+            pending: { limit throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingDeviceEvents(limit: limit) } },
+            markUploaded: { ids, _ throws(StoreFailure) in
+                try await owner.perform { database throws(StoreFailure) in try database.removeDeviceEvents(ids: ids) }
+            },
+            depth: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.deviceEventCount() } },
+            // The broker takes a message or not: nothing is refused by id.
+            markRefused: { _ in 0 },
+            refused: { _ in [] },
+            refusedCount: { 0 })
+        return clients
     }
 
     /// The delivery target name of the healthchecks check-in check in the store.

@@ -29,4 +29,6 @@ public enum Indicator: String, Hashable, Sendable, CaseIterable, Codable {
     case checkedInNotUploaded = "checked_in_not_uploaded"
     /// Reminder, and check-ins have waited longer than `[uplink] stale_after` to be uploaded.
     case reminderNotUploaded = "reminder_not_uploaded"
+    /// Someone asked the device to show where it is (Home Assistant's identify button), for a few seconds.
+    case identify
 }

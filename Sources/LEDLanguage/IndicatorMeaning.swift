@@ -17,6 +17,7 @@ extension Indicator {
         case .alertDelivered: "help asked for: someone is being told"
         case .checkedInNotUploaded: "checked in, but the device is cut off from the internet"
         case .reminderNotUploaded: "check in soon; the device is cut off from the internet"
+        case .identify: "someone asked the device to show where it is (for 10 s): nothing to do"
         }
     }
 }

@@ -83,6 +83,9 @@ final class Bench {
         if options.phases.contains("idle-connections") {
             try idleConnections()
         }
+        if options.phases.contains("mqtt") {
+            try mqttPhase()
+        }
         if options.phases.contains("sizes") {
             binarySizes()
         }

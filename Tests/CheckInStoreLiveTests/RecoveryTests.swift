@@ -291,6 +291,8 @@ final class RecoveryTests: XCTestCase {
         try await database.markDelivered(target: "healthchecks", ids: [answering.id], at: WallTime(secondsSinceEpoch: 10))
         try await database.registerAlertDeliveryTarget("healthchecks-alert")
         try await database.markAlertsDelivered(target: "healthchecks-alert", ids: [alert.id], at: WallTime(secondsSinceEpoch: 11))
+        try await database.appendDeviceEvent(DeviceEvent(id: .random(), entity: "check_in", payload: #"{"event_type":"check_in"}"#,
+                                                         at: WallTime(secondsSinceEpoch: 11)))
     }
 
     /// Every row of every table, through the database's own connection.
