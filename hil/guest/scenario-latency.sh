@@ -12,36 +12,8 @@
 # process each round, and the order rotates every round: a change in the host's load during the
 # boot then falls on all four alike. Compare the ratios it prints, not absolute times between runs.
 # Targets (issue 17) are printed, not enforced: a timing target is a benchmark, not a check.
-. /hil/daemon.sh
+. /hil/latency.sh
 ROUNDS=4 PRESSES=50 WARMUP=10
-PULL=$SIM/sim_gpio$BUTTON/pull ACK_LED=$SIM/sim_gpio13/value
-write_config '[feedback]' 'acknowledgement = "200ms"' '[patterns.acknowledged]' 'red = "on"'
-sed -i 's|debounce = "30ms"|debounce = "0ms"|' "$CONF"
-# The references' stores, next to the daemon's.
-STORE_C=/tmp/reference-c.sqlite STORE_PYTHON=/tmp/reference-python.sqlite
-PYTHON_SITE=/usr/lib/python3/dist-packages
-
-# start_<responder>: starts it (pid in $pid), returns once it holds its lines.
-start_probe() {
-    lifesignal-gpio-probe --chip "$SIM_LABEL" --button GPIO$BUTTON --leds GPIO5 --debounce-ms 0 > /tmp/out 2>&1 & pid=$!
-    wait_for "grep -q 'probe: ready' /tmp/out" 10
-}
-start_daemon_checked_in() {
-    start_daemon && DAEMON_STARTS=$((DAEMON_STARTS + 1)) || return 1
-    pid=$DAEMON
-    # The first start has no check-in yet (amber): one press makes it show checked in (green), so
-    # the red LED is at rest whenever a timed press begins. Later starts find it stored.
-    [ "$DAEMON_STARTS" -gt 1 ] || { press; usleep 100000; release; }
-    wait_for '[ "$(leds)" = 100 ]' 5
-}
-start_reference() { # store command...
-    store=$1; shift
-    "$@" "/dev/$SIM_CHIP" GPIO$BUTTON GPIO13 "$store" > /tmp/out 2>&1 & pid=$!
-    wait_for "grep -q 'press-reference: ready' /tmp/out" 30
-}
-start_C() { start_reference "$STORE_C" press-reference; }
-# (Through env, which execs: $pid must be Python's own, to stop it and to read its threads.)
-start_Python() { start_reference "$STORE_PYTHON" env PYTHONPATH=$PYTHON_SITE python3 -S /hil/press-reference.py; }
 
 # cpu_snapshot PID: one line per thread: name, tid, ns on the CPU, context switches so far.
 cpu_snapshot() {
@@ -54,20 +26,6 @@ cpu_used() {
     awk 'FNR == NR { ns[$2] = $3; sw[$2] = $4; next } { print $1, $3 - ns[$2], $4 - sw[$2] }' "$1" "$2"
 }
 
-start() { # responder
-    if [ "$1" = daemon ]; then start_daemon_checked_in; else "start_$1"; fi
-}
-# drive RESPONDER PRESSES WARMUP [SAMPLES]: presses as the responder answers them (the probe
-# mirrors the button: timed from the press; the others from the release), times kept in SAMPLES.
-drive() {
-    if [ "$1" = probe ]; then
-        sim-button latency "$PULL" "$SIM/sim_gpio5/value" "$2" "$3" 10 10 press $4
-    else
-        sim-button latency "$PULL" "$ACK_LED" "$2" "$3" 50 20 release $4
-    fi
-}
-
-DAEMON_STARTS=0
 order="probe daemon C Python" round=1
 while [ $round -le $ROUNDS ]; do
     for responder in $order; do
@@ -79,7 +37,7 @@ while [ $round -le $ROUNDS ]; do
         else
             cat /tmp/out 2>/dev/null
         fi
-        kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null
+        stop
     done
     order="${order#* } ${order%% *}"  # the first goes last
     round=$((round + 1))
@@ -90,7 +48,6 @@ done
 TRACED=20
 TRACE=/sys/kernel/tracing
 mount -t tracefs tracefs $TRACE
-drive_quietly() { drive "$@" > /dev/null; }
 HIST='hist:keys=common_pid.execname,id.syscall:vals=hitcount:size=4096'
 for responder in probe daemon C Python; do
     check "traced run: $responder starts" start $responder || continue
@@ -101,7 +58,7 @@ for responder in probe daemon C Python; do
         | awk -v tids=" $(ls /proc/$pid/task | tr '\n' ' ')" '$1 == "common_pid" && index(tids, " " $3 " ") { print $2, $5, $8 }' \
         > "/tmp/syscalls-$responder"
     echo "!$HIST" > $TRACE/events/raw_syscalls/sys_enter/trigger
-    kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null
+    stop
 done
 
 # Every press a store responder answered is stored (the traced ones and the daemon's first press included).
