@@ -39,11 +39,16 @@ start() { # responder
 }
 # drive RESPONDER PRESSES WARMUP [SAMPLES]: presses as the responder answers them (the probe
 # mirrors the button: timed from the press; the others from the release), times kept in SAMPLES.
+# A responder that stops answering leaves its LEDs and its last output in the log.
 drive() {
     if [ "$1" = probe ]; then
         sim-button latency "$PULL" "$SIM/sim_gpio5/value" "$2" "$3" 10 10 press $4
     else
         sim-button latency "$PULL" "$ACK_LED" "$2" "$3" 50 20 release $4
-    fi
+    fi || {
+        echo "HIL: $1 stopped answering; LEDs (green amber red) $(leds); its output:"
+        if [ "$1" = daemon ]; then tail -n 20 /tmp/lifesignald.log; else tail -n 20 /tmp/out; fi
+        return 1
+    }
 }
 drive_quietly() { drive "$@" > /dev/null; }
