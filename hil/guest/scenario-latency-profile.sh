@@ -47,7 +47,8 @@ check "sampled: daemon starts" start daemon && {
     perf record -q -e cpu-clock -F 1000 -g -p $pid -o /tmp/perf.data > /tmp/record.out 2>&1 & record=$!
     sleep 1
     check "sampled: daemon answers $PRESSES presses" drive_quietly daemon $PRESSES 0
-    kill -INT $record; wait $record
+    kill -INT $record
+    check "perf record wrote a profile" wait $record || cat /tmp/record.out
     stop
     report() { perf report -i /tmp/perf.data --stdio "$@" 2> /dev/null | grep '%' | sed 's/^ */HIL: profile /'; }
     milliseconds=$(perf report -i /tmp/perf.data --stdio 2> /dev/null | sed -n 's/^# Event count (approx.): \([0-9]*\).*/\1/p')
