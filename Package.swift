@@ -3,7 +3,7 @@
 //
 // Modules by responsibility (see docs/architecture.md):
 //   pure logic        ComposableCore, Backoff, CheckInModels, CheckInFeature, NotificationsFeature, UploadFeature,
-//                     HeartbeatFeature, PingListenerFeature, SettingsSyncFeature, HealthchecksSyncFeature, LEDLanguage,
+//                     HeartbeatFeature, PingListenerFeature, SettingsSyncFeature, HealthchecksSyncFeature, PowerFeature, LEDLanguage,
 //                     ConfigFile, DeviceConfig
 //   client interfaces DeviceClock, GPIOClient, CheckInStoreClient, UplinkClient
 //   live clients      DeviceClockLive, GPIOSimulated (+ SimulatorTerminal), CheckInStoreLive (over
@@ -100,10 +100,12 @@ let package = Package(
         .module("HealthchecksSyncFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "UplinkClient", "Backoff"]),
         .module("StoreHealthFeature", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "Backoff"]),
         .module("GPIOFeature", ["ComposableCore", "CheckInModels", "GPIOClient", "DeviceClock", "Backoff"]),
+        // The mains power, the low battery and unexpected restarts as stored events.
+        .module("PowerFeature", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock"]),
         .module("DeviceFeature", ["ComposableCore", "CheckInModels", "CheckInFeature", "StoreHealthFeature", "GPIOFeature",
                                   "NotificationsFeature", "UploadFeature", "HeartbeatFeature", "PingListenerFeature",
                                   "SettingsSyncFeature", "CheckInStoreClient", "GPIOClient", "UplinkClient", "DeviceClock",
-                                  "DeviceConfig", "LEDLanguage", "Backoff", "HealthchecksSyncFeature"]),
+                                  "DeviceConfig", "LEDLanguage", "Backoff", "HealthchecksSyncFeature", "PowerFeature"]),
         .module("ConfigFile"),
         // JSON for Codable types with the standard library only (no Foundation in the binaries).
         .module("JSONCoding"),
@@ -201,7 +203,9 @@ let package = Package(
         .tests("ComposableCoreTests", ["ComposableCore", "TestSupport", clocks, concurrencyExtras]),
         .tests("BackoffTests", ["Backoff", "TestSupport"]),
         .tests("CheckInModelsTests", ["CheckInModels", "TestSupport"]),
-        .tests("CheckInFeatureTests", ["CheckInFeature", "CheckInModels", "CheckInStoreClient", "DeviceClock", "TestSupport", clocks, concurrencyExtras]),
+        .tests("CheckInFeatureTests", ["CheckInFeature", "CheckInModels", "CheckInStoreClient", "DeviceClock", "TestSupport", clocks, concurrencyExtras,
+                                       // Daily windows across daylight-saving changes on the system's tzdata.
+                                       "DeviceClockLive"]),
         .tests("NotificationsFeatureTests", ["NotificationsFeature", "CheckInModels", "CheckInStoreClient", "DeviceClock", "UplinkClient", "TestSupport", clocks, concurrencyExtras]),
         .tests("UploadFeatureTests", ["UploadFeature", "ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "UplinkClient", "Backoff", "TestSupport", clocks, concurrencyExtras]),
         .tests("HeartbeatFeatureTests", ["HeartbeatFeature", "ComposableCore", "CheckInModels", "DeviceClock", "UplinkClient", "TestSupport", clocks, concurrencyExtras]),
@@ -210,6 +214,8 @@ let package = Package(
         .tests("SettingsSyncFeatureTests", ["SettingsSyncFeature", "ComposableCore", "CheckInModels", "CheckInStoreClient", "UplinkClient", "TestSupport", concurrencyExtras]),
         .tests("StoreHealthFeatureTests", ["StoreHealthFeature", "CheckInStoreClient", "CheckInModels", "DeviceClock", "TestSupport", clocks]),
         .tests("GPIOFeatureTests", ["GPIOFeature", "GPIOClient", "DeviceClock", "TestSupport", clocks]),
+        .tests("PowerFeatureTests", ["PowerFeature", "CheckInModels", "CheckInStoreClient", "DeviceClock", "TestSupport", clocks,
+                                     concurrencyExtras]),
         .tests("DeviceFeatureTests", ["DeviceFeature", "CheckInFeature", "StoreHealthFeature", "GPIOFeature", "NotificationsFeature",
                                       "CheckInStoreClient", "CheckInModels", "GPIOClient", "DeviceClock", "DeviceConfig",
                                       "ComposableCore", "TestSupport", clocks]),
