@@ -35,6 +35,22 @@ public struct DeviceConfiguration: Hashable, Sendable {
     /// `[healthchecks]`: a healthchecks.io-compatible instance pinged per check-in; nil = none.
     public var healthchecks: HealthchecksConfiguration?
 
+    // Daily life (docs/daily-life.md): set after `init` by the loader, each at its default here.
+    /// `[check_in] schedule`, `windows`, `monday` … `sunday`: a rolling interval or daily windows.
+    public var schedule: CheckInSchedule = .interval
+    /// `[check_in] grace`: the last-chance warning between the deadline and overdue.
+    public var grace: Duration = .seconds(15 * 60)
+    /// `[check_in] time_zone`: the windows' and quiet hours' zone; nil = the system's.
+    public var timeZone: String?
+    /// `[away] press_ends`: a check-in while away ends it.
+    public var awayPressEnds = true
+    /// `[quiet_hours] from` / `to`; nil = none.
+    public var quietHours: QuietHours?
+    /// `[buzzer]`; nil = no buzzer.
+    public var buzzer: BuzzerConfiguration?
+    /// `[power]`: the mains-present and low-battery lines, each optional.
+    public var power = PowerConfiguration()
+
     /// Something can deliver a help alert: the backend, or a healthchecks alert check.
     public var canDeliverAlerts: Bool { uplink != nil || healthchecks?.hasAlertCheck == true }
 

@@ -22,12 +22,20 @@ public struct DeviceDependencies: Sendable {
     public var healthchecks: HealthchecksClients?
     public var wallClock: WallClockChangesClient
     public var network: NetworkChangesClient
+    /// Local time for daily windows and quiet hours (the C library over the system's tzdata).
+    public var timeZone: TimeZoneClient
+    /// Stops the daemon cleanly, as SIGTERM does (a low battery asks for it).
+    public var requestStop: @Sendable () -> Void
 
     public init(
         clock: DeviceClock, random: @escaping @Sendable (ClosedRange<Int64>) -> Int64,
         newID: @escaping @Sendable () -> CheckInID, gpio: GPIOClient, store: StoreClients, backend: UplinkClient?,
-        healthchecks: HealthchecksClients?, wallClock: WallClockChangesClient, network: NetworkChangesClient
+        healthchecks: HealthchecksClients?, wallClock: WallClockChangesClient, network: NetworkChangesClient,
+        timeZone: TimeZoneClient = .failing,
+        requestStop: @escaping @Sendable () -> Void = { UnexpectedCall.report("DeviceDependencies.requestStop") }
     ) {
+        self.timeZone = timeZone
+        self.requestStop = requestStop
         self.clock = clock
         self.random = random
         self.newID = newID
@@ -69,6 +77,12 @@ public struct StoreClients: Sendable {
     public var healthchecksQueue: UploadQueueClient<CheckInRecord>
     /// Help alerts waiting for the healthchecks alert check (a delivery target of its own).
     public var healthchecksAlertQueue: UploadQueueClient<AlertRecord>
+    /// The device's own events (power, restarts) and its run mark.
+    public var events: DeviceEventStoreClient = .failing
+    /// Events waiting for the backend.
+    public var eventQueue: UploadQueueClient<DeviceEvent> = .failing("eventQueue")
+    /// Events waiting for the healthchecks check-in check's log.
+    public var healthchecksEventQueue: UploadQueueClient<DeviceEvent> = .failing("healthchecksEventQueue")
 
     public init(
         checkIns: CheckInStoreClient, alerts: AlertStoreClient, notifications: NotificationStoreClient,

@@ -9,6 +9,7 @@ import SettingsSyncFeature
 import StoreHealthFeature
 import UploadFeature
 import HealthchecksSyncFeature
+import PowerFeature
 
 extension DeviceFeature {
     /// What is worth logging about what `action` did: each feature's own lines, and a line when a
@@ -61,6 +62,16 @@ extension DeviceFeature {
         case let .healthchecksSync(action):
             if let before = before.healthchecksSync, let after = after.healthchecksSync {
                 entries += HealthchecksSyncFeature.log(action, before: before, after: after)
+            }
+        case let .power(action):
+            entries += PowerFeature.log(action, before: before.power, after: after.power)
+        case let .eventUpload(action):
+            if let before = before.eventUpload, let after = after.eventUpload {
+                entries += UploadFeature.log(action, before: before, after: after)
+            }
+        case let .healthchecksEventUpload(action):
+            if let before = before.healthchecksEventUpload, let after = after.healthchecksEventUpload {
+                entries += UploadFeature.log(action, before: before, after: after)
             }
         case let .store(.delegate(.recovered(report))):
             entries.append(LogEntry(.critical, "the store's files were deleted or replaced while the device ran: \(report.summary)"))

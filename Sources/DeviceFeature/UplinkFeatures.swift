@@ -44,6 +44,9 @@ struct UplinkFeatures {
     let settingsSync: SettingsSyncFeature?
     let healthchecksAlertUpload: UploadFeature<AlertRecord>?
     let healthchecksSync: HealthchecksSyncFeature?
+    /// The device's own events (power, restarts) to the backend and to the healthchecks check-in check.
+    let eventUpload: UploadFeature<DeviceEvent>?
+    let healthchecksEventUpload: UploadFeature<DeviceEvent>?
 
     /// Help alerts are urgent: their retries never wait longer than this, whatever `retry_max` says.
     static let longestAlertRetry = Duration.seconds(60)
@@ -68,9 +71,12 @@ struct UplinkFeatures {
             })
             pingListener = PingListenerFeature(uplink: backend, store: store.checkIns, clock: clock, backoff: backoff, random: random)
             settingsSync = SettingsSyncFeature(uplink: backend, store: store.checkIns)
+            eventUpload = UploadFeature(queue: store.eventQueue, request: Self.oneEvent(backend), clock: clock,
+                                        backoff: backoff, random: random, batchSize: 1)
         } else {
             (checkInUpload, alertUpload, pingResponseUpload, backendHeartbeat, pingListener, settingsSync) =
                 (nil, nil, nil, nil, nil, nil)
+            eventUpload = nil
         }
         if let settings = configuration.healthchecks, let healthchecks = dependencies.healthchecks {
             healthchecksUpload = healthchecks.checkIns.map { client in
@@ -87,6 +93,10 @@ struct UplinkFeatures {
                               clock: clock, backoff: .network(cap: min(settings.retryMax, Self.longestAlertRetry)),
                               random: random, batchSize: 1)
             }
+            healthchecksEventUpload = healthchecks.checkIns.map { client in
+                UploadFeature(queue: store.healthchecksEventQueue, request: Self.oneEvent(client), clock: clock,
+                              backoff: .network(cap: settings.retryMax), random: random, batchSize: 1)
+            }
             if let client = healthchecks.management, let management = settings.management {
                 healthchecksSync = HealthchecksSyncFeature(
                     management: client, clock: clock, backoff: .network(cap: settings.retryMax), random: random,
@@ -99,6 +109,15 @@ struct UplinkFeatures {
             healthchecksHeartbeat = nil
             healthchecksAlertUpload = nil
             healthchecksSync = nil
+            healthchecksEventUpload = nil
+        }
+    }
+
+    /// One device event per request.
+    static func oneEvent(_ client: UplinkClient) -> @Sendable ([DeviceEvent]) async -> Result<UploadOutcome, UplinkFailure> {
+        { batch in
+            guard let event = batch.first else { return .success(UploadOutcome(acknowledged: [])) }
+            return await client.sendEvent(event).map { UploadOutcome(acknowledged: $0) }
         }
     }
 
@@ -119,10 +138,12 @@ struct UplinkFeatures {
             state.backendHeartbeat = .init(endpoint: endpoints.backend, period: uplink.heartbeat)
             state.pingListener = .init()
             state.settingsSync = .init()
+            state.eventUpload = .init(noun: "device events", endpoint: endpoints.backend)
         }
         if let healthchecks = configuration.healthchecks {
             if healthchecks.hasCheckInCheck {
                 state.healthchecksUpload = .init(noun: "check-ins", endpoint: endpoints.healthchecksCheckIns)
+                state.healthchecksEventUpload = .init(noun: "device events", endpoint: endpoints.healthchecksCheckIns)
             }
             if healthchecks.hasHeartbeatCheck {
                 state.healthchecksHeartbeat = .init(endpoint: endpoints.healthchecksHeartbeat, period: healthchecks.heartbeat)
@@ -173,6 +194,13 @@ struct UplinkFeatures {
         case .healthchecksSync:
             ScopeIfPresent(state: \.healthchecksSync, action: .healthchecksSync, namespace: "healthchecks-sync", child: healthchecksSync)
                 .reduce(into: &state, action: action)
+        case .eventUpload:
+            ScopeIfPresent(state: \.eventUpload, action: .eventUpload, namespace: "event-upload", child: eventUpload)
+                .reduce(into: &state, action: action)
+        case .healthchecksEventUpload:
+            ScopeIfPresent(state: \.healthchecksEventUpload, action: .healthchecksEventUpload, namespace: "healthchecks-event-upload",
+                           child: healthchecksEventUpload)
+                .reduce(into: &state, action: action)
         default:
             .none
         }
@@ -218,4 +246,11 @@ extension ActionCase where Parent == DeviceFeature.Action, Child == PingListener
 extension ActionCase where Parent == DeviceFeature.Action, Child == SettingsSyncFeature.Action {
     static let settingsSync = ActionCase(embed: Parent.settingsSync,
                                          extract: { if case let .settingsSync(action) = $0 { action } else { nil } })
+}
+
+extension ActionCase where Parent == DeviceFeature.Action, Child == UploadFeature<DeviceEvent>.Action {
+    static let eventUpload = ActionCase(embed: Parent.eventUpload,
+                                        extract: { if case let .eventUpload(action) = $0 { action } else { nil } })
+    static let healthchecksEventUpload = ActionCase(
+        embed: Parent.healthchecksEventUpload, extract: { if case let .healthchecksEventUpload(action) = $0 { action } else { nil } })
 }

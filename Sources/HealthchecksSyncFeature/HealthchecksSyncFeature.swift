@@ -73,6 +73,8 @@ public struct HealthchecksSyncFeature: Reducer {
         case stop
         /// The device's settings as they now are (loaded, changed, taken from the backend).
         case settingsChanged(CheckInSettings)
+        /// The settings with the grace, the daily windows and away mode (what the device sends).
+        case planChanged(CheckInCheckPlan)
         /// The network may be back: a sync waiting out its backoff happens now.
         case networkChanged
         case retryDue
@@ -106,7 +108,10 @@ public struct HealthchecksSyncFeature: Reducer {
             return .merge(.cancel(id: CancelID.sync), .cancel(id: CancelID.retry))
 
         case let .settingsChanged(settings):
-            let wanted = CheckTimings.specs(settings: settings, heartbeat: heartbeat, slugPrefix: slugPrefix)
+            return reduce(into: &state, action: .planChanged(CheckInCheckPlan(settings: settings)))
+
+        case let .planChanged(plan):
+            let wanted = CheckTimings.specs(plan: plan, heartbeat: heartbeat, slugPrefix: slugPrefix)
             guard wanted != state.wanted else { return .none }
             state.wanted = wanted
             guard state.isRunning else { return .none }
