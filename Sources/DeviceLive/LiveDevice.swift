@@ -52,8 +52,11 @@ public struct LiveDevice: Sendable {
             store: .live(store),
             backend: backend,
             healthchecks: healthchecks,
-            wallClock: .live(logger: logger),
-            network: .live(logger: logger))
+            // The system's zone matters when daily windows or quiet hours follow it.
+            wallClock: .live(logger: logger, watchSystemZone: configuration.timeZone == nil
+                             && (configuration.schedule.daily != nil || configuration.quietHours != nil)),
+            network: .live(logger: logger),
+            timeZone: .live)
         return LiveDevice(dependencies: dependencies, store: store, simulator: simulator, transports: transports)
     }
 
@@ -75,6 +78,8 @@ public struct LiveDevice: Sendable {
                 ledCount: configuration.ledLanguage.leds.count,
                 debounce: configuration.button.debounce,
                 chatter: ChatterModel(edges: configuration.simulator.chatterEdges, span: configuration.simulator.chatterSpan),
+                hasBuzzer: configuration.buzzer != nil,
+                inputs: (configuration.power.mainsLine != nil ? [.mains] : []) + (configuration.power.lowBatteryLine != nil ? [.lowBattery] : []),
                 monotonicNow: clock.uptime,
                 sleep: clock.sleep)
             return (.holding(.simulated(simulator), initial: simulator.client), simulator)
@@ -157,13 +162,28 @@ extension LiveDevice {
 }
 
 extension WallClockChangesClient {
-    /// The kernel's word when the wall clock is set (`WallClockMonitor`).
-    static func live(logger: Logger) -> WallClockChangesClient {
+    /// The kernel's word when the wall clock is set (`WallClockMonitor`), and with
+    /// `watchSystemZone` the system's zone being changed (`timedatectl set-timezone` replaces
+    /// /etc/localtime: inotify on /etc, no polling), which moves the local clock the same way.
+    static func live(logger: Logger, watchSystemZone: Bool = false) -> WallClockChangesClient {
         WallClockChangesClient(changes: {
             let (changes, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
             do {
                 let monitor = try WallClockMonitor.start { continuation.yield() }
-                continuation.onTermination = { _ in monitor.stop() }
+                var zoneWatcher: DirectoryWatcher?
+                if watchSystemZone {
+                    do {
+                        let watcher = try DirectoryWatcher(directory: "/etc", namePrefix: "localtime")
+                        zoneWatcher = watcher
+                        Task { for await _ in watcher.changes { continuation.yield() } }
+                    } catch {
+                        logger.warning("a change of the system's time zone will only be noticed at the next phase boundary: \(error)")
+                    }
+                }
+                continuation.onTermination = { [zoneWatcher] _ in
+                    monitor.stop()
+                    zoneWatcher?.stop()
+                }
                 return changes
             } catch {
                 logger.warning("wall-clock steps will only be noticed at the next event: \(error)")

@@ -21,7 +21,16 @@ extension StoreClients {
                     try await owner.perform { database throws(StoreFailure) in try database.record(new, answering: responses) }
                 },
                 savePings: { pings throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.savePings(pings) } },
-                pendingPings: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingPings() } }),
+                pendingPings: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingPings() } },
+                startAway: { period, settings throws(StoreFailure) in
+                    try await owner.perform { database throws(StoreFailure) in try database.startAway(period, settings: settings) }
+                },
+                endAway: { period, settings throws(StoreFailure) in
+                    try await owner.perform { database throws(StoreFailure) in try database.endAway(period, settings: settings) }
+                },
+                awayPeriods: { limit throws(StoreFailure) in
+                    try await owner.perform { database throws(StoreFailure) in try database.awayPeriods(limit: limit) }
+                }),
             alerts: AlertStoreClient(
                 record: { new throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.recordAlert(new) } },
                 // "Sending" until any target took it (the backend, the alert check).
@@ -66,6 +75,22 @@ extension StoreClients {
                 refusedCount: { 0 }),
             healthchecksQueue: .deliveries(to: healthchecksTarget, owner),
             healthchecksAlertQueue: .alertDeliveries(to: healthchecksAlertTarget, owner))
+        .withDeviceEvents(owner)
+    }
+
+    /// The device's own events, their queues and the run's mark.
+    func withDeviceEvents(_ owner: CheckInStoreOwner) -> StoreClients {
+        var clients = self
+        clients.events = DeviceEventStoreClient(
+            record: { event throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.recordEvent(event) } },
+            recent: { limit throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.events(limit: limit) } },
+            markRunStarted: { now throws(StoreFailure) in
+                try await owner.perform { database throws(StoreFailure) in try database.markRunStarted(now) }
+            },
+            markRunStopped: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.markRunStopped() } })
+        clients.eventQueue = .events(to: .backend, owner)
+        clients.healthchecksEventQueue = .events(to: .healthchecks, owner)
+        return clients
     }
 
     /// The delivery target name of the healthchecks check-in check in the store.
@@ -146,5 +171,22 @@ final class TargetRegistration: Sendable {
             }
             return try body(database)
         }
+    }
+}
+
+extension UploadQueueClient where Item == DeviceEvent {
+    /// The device's events still to be delivered to `target`; an event is taken or not as a whole.
+    static func events(to target: CheckInDatabase.EventTarget, _ owner: CheckInStoreOwner) -> UploadQueueClient {
+        UploadQueueClient(
+            pending: { limit throws(StoreFailure) in
+                try await owner.perform { database throws(StoreFailure) in try database.events(limit: limit, pendingFor: target) }
+            },
+            markUploaded: { ids, time throws(StoreFailure) in
+                try await owner.perform { database throws(StoreFailure) in try database.markEventsDelivered(ids: ids, to: target, at: time) }
+            },
+            depth: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingEventCount(for: target) } },
+            markRefused: { _ in 0 },
+            refused: { _ in [] },
+            refusedCount: { 0 })
     }
 }
