@@ -257,7 +257,7 @@ struct ConfigLoader {
         }
 
         guard let storePath, let leds, let language else { return nil }
-        return DeviceConfiguration(
+        var configuration = DeviceConfiguration(
             storePath: storePath,
             controlSocket: socket,
             configuredSettings: settings,
@@ -273,6 +273,9 @@ struct ConfigLoader {
             alert: alert,
             healthchecks: healthchecks
         )
+        readDailyLife(sections, into: &configuration,
+                      takenLines: [("button.line", button.line)] + leds.map { ("leds.\($0.led.name).line", $0.line) })
+        return configuration
     }
 
     /// An environment override, checked with the key's own rule; empty means unset.

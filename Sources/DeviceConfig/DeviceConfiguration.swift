@@ -42,6 +42,8 @@ public struct DeviceConfiguration: Hashable, Sendable {
     public var grace: Duration = .seconds(15 * 60)
     /// `[check_in] time_zone`: the windows' and quiet hours' zone; nil = the system's.
     public var timeZone: String?
+    /// Where `time_zone` was set, for the message when the system has no such zone.
+    public var timeZoneSource: ConfigProblem.Source?
     /// `[away] press_ends`: a check-in while away ends it.
     public var awayPressEnds = true
     /// `[quiet_hours] from` / `to`; nil = none.
