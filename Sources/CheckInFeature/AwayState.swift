@@ -54,6 +54,9 @@ extension AwayPeriod {
 public enum AwayRequest: Hashable, Sendable {
     case lasting(Duration)
     case until(WallTime)
+    /// A time on the device's local clock (`[check_in] time_zone`, else the system's): on `date`,
+    /// or the next time the clock shows `minute` when there is no date.
+    case untilLocal(date: LocalDate?, minute: Int)
 }
 
 /// Why an away request was refused.

@@ -60,6 +60,22 @@ extension CheckInFeature {
                         + "give a duration instead (e.g. --until 3d)"))))
             }
             duration = until - wall
+        case let .untilLocal(date, minute):
+            let zone = state.schedule.daily?.timeZone ?? state.timeZone
+            guard let wall = state.trustedWallTime(at: now), let offset = timeZone.utcOffset(zone, wall) else {
+                return .send(.delegate(.awayRefused(AwayError(
+                    "the device's clock is not synchronised, so it cannot tell the local time; give a duration instead (e.g. --until 3d)"))))
+            }
+            let today = ZoneMath.local(wall, offset: offset).date
+            var until = ZoneMath.instant(of: date ?? today, minute: minute, offsets: timeZone.offsets(zone))
+            // A time of day alone is the next time the clock shows it.
+            if date == nil, let first = until, first <= wall {
+                until = ZoneMath.instant(of: today.adding(days: 1), minute: minute, offsets: timeZone.offsets(zone))
+            }
+            guard let until else {
+                return .send(.delegate(.awayRefused(AwayError("the time zone \(zone ?? "of the system") cannot be read"))))
+            }
+            duration = until - wall
         }
         guard duration > .zero else {
             return .send(.delegate(.awayRefused(AwayError("that time has passed already"))))
