@@ -43,13 +43,15 @@ extension ConfigLoader {
             }
             return .interval
         }
-        guard let windows = readWindows(windowsEntry, key: "check_in.windows", allowNone: false) else { return .interval }
+        let windows = readWindows(windowsEntry, key: "check_in.windows", allowNone: false)
+        // Every day is read, so one run of the check names every mistake.
         var overrides: [Weekday: [DailyWindow]] = [:]
         for weekday in Weekday.allCases {
             guard let entry = table?[weekday.name] else { continue }
             guard let days = readWindows(entry, key: "check_in." + weekday.name, allowNone: true) else { continue }
             overrides[weekday] = days
         }
+        guard let windows else { return .interval }
         let schedule = DailySchedule(windows: windows, overrides: overrides, timeZone: zone)
         if !schedule.asksForCheckIns {
             report("check_in.windows", atEntry: windowsEntry, "every day of the week has no window: the device would never ask for a check-in")

@@ -170,8 +170,9 @@ public struct DeviceFeature: Reducer {
             }
 
         case .power(.delegate(.eventStored)):
-            // Sent to every target at once.
-            var effects: [Effect<Action>] = [.send(.store(.writeSucceeded))]
+            // Sent to every target at once. (Not taken as proof that the store writes again: a
+            // small event can fit in a write-ahead log whose disk is full; a check-in or the probe decides.)
+            var effects: [Effect<Action>] = []
             if state.eventUpload != nil { effects.append(.send(.eventUpload(.itemStored))) }
             if state.healthchecksEventUpload != nil { effects.append(.send(.healthchecksEventUpload(.itemStored))) }
             return .merge(effects)
