@@ -14,7 +14,7 @@ enum ConfigSchema {
         ("control", ["socket"]),
         ("simulator", ["chatter_edges", "chatter_span", "terminal"]),
         ("log", ["level"]),
-        ("developer", ["short_intervals"]),
+        ("developer", ["short_intervals", "trust_wall_clock"]),
         ("uplink", ["url", "token_file", "batch_size", "timeout", "retry_max", "heartbeat", "notifications_refresh",
                     "stale_after"]),
         ("alert", ["enabled", "cancel_window", "delivered_display"]),

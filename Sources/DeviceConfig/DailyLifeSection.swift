@@ -22,6 +22,8 @@ extension ConfigLoader {
         var taken = takenLines
         configuration.buzzer = readBuzzer(sections.fixed["buzzer"], taken: &taken)
         configuration.power = readPower(sections.fixed["power"], taken: &taken)
+        configuration.developerTrustWallClock = value(sections.fixed["developer"], "developer", "trust_wall_clock", false,
+                                                      ValueRules.bool)
     }
 
     // MARK: Schedule

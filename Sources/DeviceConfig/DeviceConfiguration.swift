@@ -52,6 +52,9 @@ public struct DeviceConfiguration: Hashable, Sendable {
     public var buzzer: BuzzerConfiguration?
     /// `[power]`: the mains-present and low-battery lines, each optional.
     public var power = PowerConfiguration()
+    /// `[developer] trust_wall_clock`: take the wall clock as synchronised (demos and end-to-end
+    /// tests on machines no NTP client disciplines; daily windows need a local time).
+    public var developerTrustWallClock = false
 
     /// Something can deliver a help alert: the backend, or a healthchecks alert check.
     public var canDeliverAlerts: Bool { uplink != nil || healthchecks?.hasAlertCheck == true }

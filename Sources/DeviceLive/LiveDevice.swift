@@ -30,7 +30,10 @@ public struct LiveDevice: Sendable {
 
     public static func make(_ configuration: DeviceConfiguration, logger: Logger,
                             sleep: (@Sendable (Duration) async throws -> Void)? = nil) throws(StartupError) -> LiveDevice {
-        let clock = DeviceClock.live(sleep: sleep)
+        let clock = DeviceClock.live(synchronization: configuration.developerTrustWallClock ? .always : .system, sleep: sleep)
+        if configuration.developerTrustWallClock {
+            logger.warning("[developer] trust_wall_clock: the wall clock is taken as synchronised whatever NTP says; never on a device someone relies on")
+        }
         if let problem = BootID.current.problem {
             logger.warning("the kernel's boot id is unknown (\(problem)): every start counts as a new boot, so the time since a check-in made before it is known only from a synchronised clock")
         }
