@@ -220,7 +220,7 @@ let package = Package(
                                      concurrencyExtras]),
         .tests("DeviceFeatureTests", ["DeviceFeature", "CheckInFeature", "StoreHealthFeature", "GPIOFeature", "NotificationsFeature",
                                       "CheckInStoreClient", "CheckInModels", "GPIOClient", "DeviceClock", "DeviceConfig",
-                                      "ComposableCore", "TestSupport", clocks]),
+                                      "ComposableCore", "TestSupport", clocks, "PowerFeature"]),
         .tests("LEDLanguageTests", ["LEDLanguage"]),
         .tests("ConfigFileTests", ["ConfigFile"]),
         .tests("JSONCodingTests", ["JSONCoding", "TestSupport"]),
