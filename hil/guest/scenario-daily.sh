@@ -32,11 +32,11 @@ check "the mains is present" wait_for '[ "$(mains)" = present ]' 5
 check "the buzzer is silent while nothing asks" [ "$(line_value $BUZZER)" = 0 ]
 
 press; usleep 150000; release
-check "a press: checked in, green steady" wait_for '[ "$(leds)" = 100 ]' 5
+check "a press: checked in, green steady (after the acknowledgement)" wait_for '[ "$(indicator)" = checked_in ] && [ "$(leds)" = 100 ]' 5
 
 echo pull-down > "$SIM/sim_gpio$MAINS/pull"
 check "the mains goes: the device says so" wait_for '[ "$(mains)" = lost ]' 5
-check "on battery: the LEDs show on_battery" [ "$(indicator)" = on_battery ]
+check "on battery: the LEDs show on_battery (green blinks slowly)" wait_for '[ "$(indicator)" = on_battery ]' 3
 check "and it is an event" [ "$(events on_battery)" = 1 ]
 echo pull-up > "$SIM/sim_gpio$MAINS/pull"
 check "the mains comes back: power restored" wait_for '[ "$(events power_restored)" = 1 ]' 5
