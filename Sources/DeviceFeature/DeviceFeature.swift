@@ -237,6 +237,11 @@ public struct DeviceFeature: Reducer {
                 return .none
             }
 
+        case .healthchecksUpload(.delegate(.acknowledged)) where state.checkIn.away.running != nil && state.healthchecksSync != nil:
+            // A check-in that did not end away mode ([away] press_ends = false) resumed the paused
+            // check with its ping: pause it again.
+            return .send(.healthchecksSync(.resyncRequested))
+
         case let .alertUpload(.delegate(.acknowledged(ids))), let .healthchecksAlertUpload(.delegate(.acknowledged(ids))):
             // The first target to take an alert delivers it; the others still get it, each once.
             return .send(.checkIn(.alert(.acknowledged(ids))))

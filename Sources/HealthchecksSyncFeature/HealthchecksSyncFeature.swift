@@ -77,6 +77,9 @@ public struct HealthchecksSyncFeature: Reducer {
         case planChanged(CheckInCheckPlan)
         /// The network may be back: a sync waiting out its backoff happens now.
         case networkChanged
+        /// Something may have changed a check behind the device's back (a check-in's ping resumed
+        /// the check-in check that away mode paused): put it back as wanted.
+        case resyncRequested
         case retryDue
         case syncResponse(Result<[ManagedCheck], UplinkFailure>)
         case delegate(Delegate)
@@ -124,6 +127,14 @@ public struct HealthchecksSyncFeature: Reducer {
 
         case .networkChanged:
             guard state.isRunning, state.status == .waitingToRetry, !state.isSyncing else { return .none }
+            return .merge(.cancel(id: CancelID.retry), sync(&state))
+
+        case .resyncRequested:
+            guard state.isRunning, !state.wanted.isEmpty, state.status != .refused else { return .none }
+            if state.isSyncing {
+                state.syncAgain = true
+                return .none
+            }
             return .merge(.cancel(id: CancelID.retry), sync(&state))
 
         case .retryDue:

@@ -117,4 +117,25 @@ final class DailyLifeRoutingTests: DeviceTestCase {
         store.send(.checkIn(.daemonStopping)) { $0.checkIn.isRunning = false }
         await store.finish()
     }
+
+    func testACheckInPingWhileAwayIsFollowedByPausingTheCheckAgain() async {
+        var configuration = DeviceConfiguration(storePath: "/tmp/x.sqlite", controlSocket: "/tmp/x.sock")
+        configuration.healthchecks = HealthchecksConfiguration(checkInURL: nil, management: HealthchecksManagement(apiKeyFile: "/k"))
+        configuration.awayPressEnds = false
+        var dependencies = makeDependencies()
+        dependencies.healthchecks = HealthchecksClients(checkIns: .failing(endpoint: "check-in"), heartbeat: nil,
+                                                        management: .failing())
+        var state = DeviceFeature.initialState(configuration, chipDescription: Self.chip)
+        let store = TestStore(initialState: state, reducer: DeviceFeature(configuration: configuration, dependencies: dependencies))
+        // Not away: a ping is just a ping.
+        store.send(.healthchecksUpload(.delegate(.acknowledged([id(1)]))))
+        await store.finish()
+
+        state.checkIn.away.latest = AwayPeriod(id: id(2), start: Self.start, duration: .seconds(86_400), source: .cli)
+        let away = TestStore(initialState: state, reducer: DeviceFeature(configuration: configuration, dependencies: dependencies))
+        away.send(.healthchecksUpload(.delegate(.acknowledged([id(1)]))))
+        // The sync is not running in this test: the request is heard and dropped.
+        await away.receive(.healthchecksSync(.resyncRequested))
+        await away.finish()
+    }
 }

@@ -166,4 +166,46 @@ final class DailyLifeEndToEndTests: XCTestCase {
         let noInput = try device.ctl(["sim", "input", "low_battery", "on"], socket: nil)
         XCTAssertEqual(noInput.exitCode, 69, "the daemon has stopped")
     }
+
+    func testAwayPausesTheDevicesOwnCheckAndItsEndResumesItWithoutANotificationAndTheMainsReachesItsLog() throws {
+        let server = try makeServer(device: Self.deviceID, token: Self.token)
+        let keyPath = try tokenFile(HealthchecksProject.devReadWriteKey)
+        let device = try DaemonHarness(interval: "1h", reminder: "10m", config: """
+
+            [healthchecks]
+            api_key_file = "\(keyPath)"
+            api_url = "\(server.baseURL)"
+            retry_max = "1s"
+            timeout = "5s"
+
+            [power]
+            mains_line = "GPIO16"
+            """)
+        func checkIn() -> DevCheck? { server.healthchecksChecks.first { $0.slug == "lifesignal-check-in" } }
+        try device.start()
+        try device.ctl(["check-in"])
+        try device.waitUntil("the check-in check is up") { checkIn()?.status == "up" }
+
+        try device.ctl(["away", "--until", "2d"])
+        try device.waitUntil("away mode pauses the check-in check") { checkIn()?.status == "paused" }
+        XCTAssertEqual(server.healthchecksChecks.first { $0.slug == "lifesignal-heartbeat" }?.status == "paused", false,
+                       "the heartbeat check runs on")
+        // A restart keeps it paused (the device finds it paused and leaves it).
+        device.killHard()
+        try device.start()
+        try device.waitUntil("in step again after the restart") { try device.status().healthchecksChecks?.inStep == true }
+        XCTAssertEqual(checkIn()?.status, "paused")
+
+        try device.ctl(["away", "end"])
+        try device.waitUntil("its end resumes the check with a ping") { checkIn()?.status == "up" }
+        XCTAssertEqual(checkIn()?.notifications, [], "nobody was notified: not of the pause, not of the resume")
+
+        // The mains going is in the check's log, and changes nothing on it.
+        try device.ctl(["sim", "input", "mains", "off"])
+        try device.waitUntil("the event is in the check's log") {
+            server.healthchecksPings.contains { $0.kind == "log" && $0.body.contains("running on battery") }
+        }
+        XCTAssertEqual(checkIn()?.status, "up")
+        XCTAssertEqual(device.stop(), 0)
+    }
 }
