@@ -151,17 +151,7 @@ extension CheckInDatabase {
     /// Marks events as taken by `target`; returns how many were newly marked.
     @discardableResult
     public func markEventsDelivered(ids: [CheckInID], to target: EventTarget, at time: WallTime) throws(StoreFailure) -> Int {
-        try write("mark \(ids.count) device events as delivered", unsynced: true) { () throws(SQLiteError) -> Int in
-            let update = try connection.prepare(
-                "UPDATE device_events SET \(target.rawValue) = ?1 WHERE id = ?2 AND \(target.rawValue) IS NULL")
-            var marked = 0
-            for id in ids {
-                try update.bind(.integer(time.microsecondsSinceEpoch), .text(id.description))
-                try update.step()
-                marked += connection.changes
-            }
-            return marked
-        }
+        try markRowsUploaded(in: "device_events", ids: ids, at: time, noun: "device events", column: target.rawValue)
     }
 
     public func pendingEventCount(for target: EventTarget) throws(StoreFailure) -> Int {

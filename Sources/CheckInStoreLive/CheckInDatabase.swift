@@ -237,10 +237,11 @@ public actor CheckInDatabase {
     /// checkpoint) makes it durable anyway. That saves one fsync per uploaded batch (a 100,000-row
     /// backlog: 200; BENCHMARKS.md).
     /// Check-ins, alerts and everything else are still committed with `synchronous=FULL`.
-    func markRowsUploaded(in table: String, ids: [CheckInID], at time: WallTime, noun: String) throws(StoreFailure) -> Int {
+    func markRowsUploaded(in table: String, ids: [CheckInID], at time: WallTime, noun: String,
+                          column: String = "uploaded_at_us") throws(StoreFailure) -> Int {
         try write("mark \(ids.count) \(noun) as uploaded", unsynced: true) { () throws(SQLiteError) -> Int in
             let update = try connection.prepare(
-                "UPDATE \(table) SET uploaded_at_us = ?1 WHERE id = ?2 AND uploaded_at_us IS NULL")
+                "UPDATE \(table) SET \(column) = ?1 WHERE id = ?2 AND \(column) IS NULL")
             var marked = 0
             for id in ids {
                 try update.bind(.integer(time.microsecondsSinceEpoch), .text(id.description))

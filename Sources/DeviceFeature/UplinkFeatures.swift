@@ -115,17 +115,20 @@ struct UplinkFeatures {
 
     /// One device event per request.
     static func oneEvent(_ client: UplinkClient) -> @Sendable ([DeviceEvent]) async -> Result<UploadOutcome, UplinkFailure> {
-        { batch in
-            guard let event = batch.first else { return .success(UploadOutcome(acknowledged: [])) }
-            return await client.sendEvent(event).map { UploadOutcome(acknowledged: $0) }
-        }
+        one(client.sendEvent)
     }
 
     /// One help alert per request (the uploaders of alerts take batches of one).
     static func oneAlert(_ client: UplinkClient) -> @Sendable ([AlertRecord]) async -> Result<UploadOutcome, UplinkFailure> {
+        one(client.sendAlert)
+    }
+
+    /// A request per item, for uploaders that take batches of one.
+    static func one<Item: Sendable>(_ send: @escaping @Sendable (Item) async -> Result<[CheckInID], UplinkFailure>)
+        -> @Sendable ([Item]) async -> Result<UploadOutcome, UplinkFailure> {
         { batch in
-            guard let alert = batch.first else { return .success(UploadOutcome(acknowledged: [])) }
-            return await client.sendAlert(alert).map { UploadOutcome(acknowledged: $0) }
+            guard let item = batch.first else { return .success(UploadOutcome(acknowledged: [])) }
+            return await send(item).map { UploadOutcome(acknowledged: $0) }
         }
     }
 

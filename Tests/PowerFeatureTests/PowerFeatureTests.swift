@@ -29,6 +29,13 @@ final class PowerFeatureTests: ReducerTestCase {
         await store.receive(.runMarked(.success(previous))) { $0.runMarked = true }
     }
 
+    /// A clean stop clears the run's mark.
+    func stop(_ store: TestStore<PowerFeature>) async {
+        store.send(.stopping) { $0.isRunning = false }
+        await store.receive(.runUnmarked(nil)) { $0.runMarked = false }
+        await store.finish()
+    }
+
     func testMainsLostAndRestoredAreStoredThenToldAndTheBatteryTimeIsSaid() async {
         let events = FakeDeviceEventStore()
         let store = makeStore(events: events)
@@ -70,10 +77,8 @@ final class PowerFeatureTests: ReducerTestCase {
         await store.receive(.delegate(.eventStored(restored)))
         XCTAssertEqual(events.events, [restored, lost])
 
-        store.send(.stopping) { $0.isRunning = false }
-        await store.receive(.runUnmarked(nil)) { $0.runMarked = false }
+        await stop(store)
         XCTAssertEqual(events.run?.stoppedCleanly, true)
-        await store.finish()
     }
 
     func testOnBatteryAtStartIsTold() async {
@@ -93,9 +98,7 @@ final class PowerFeatureTests: ReducerTestCase {
             $0.recent = [event]
         }
         await store.receive(.delegate(.eventStored(event)))
-        store.send(.stopping) { $0.isRunning = false }
-        await store.receive(.runUnmarked(nil)) { $0.runMarked = false }
-        await store.finish()
+        await stop(store)
     }
 
     func testARunThatDidNotStopCleanlyIsReportedAtTheNextStart() async {
@@ -120,16 +123,12 @@ final class PowerFeatureTests: ReducerTestCase {
         await store.receive(.delegate(.eventStored(event)))
         // Without a mains line its level means nothing.
         store.send(.mainsChanged(present: false))
-        store.send(.stopping) { $0.isRunning = false }
-        await store.receive(.runUnmarked(nil)) { $0.runMarked = false }
-        await store.finish()
+        await stop(store)
 
         // A clean stop is not reported at the next start.
         let next = makeStore(events: events, mains: false)
         await start(next, previous: PreviousRun(startedAt: Self.start, stoppedCleanly: true))
-        next.send(.stopping) { $0.isRunning = false }
-        await next.receive(.runUnmarked(nil)) { $0.runMarked = false }
-        await next.finish()
+        await stop(next)
     }
 
     func testALowBatteryIsStoredThenTheDaemonIsAskedToStopCleanly() async {
@@ -154,9 +153,7 @@ final class PowerFeatureTests: ReducerTestCase {
         await testClock.advance(by: .seconds(10))
         await store.receive(.lowBatteryStopDue)
         await store.receive(.delegate(.stopRequested))
-        store.send(.stopping) { $0.isRunning = false }
-        await store.receive(.runUnmarked(nil)) { $0.runMarked = false }
-        await store.finish()
+        await stop(store)
     }
 
     func testAnEventThatCannotBeStoredWaitsForTheStore() async {
@@ -182,8 +179,6 @@ final class PowerFeatureTests: ReducerTestCase {
             $0.recent = [event]
         }
         await store.receive(.delegate(.eventStored(event)))
-        store.send(.stopping) { $0.isRunning = false }
-        await store.receive(.runUnmarked(nil)) { $0.runMarked = false }
-        await store.finish()
+        await stop(store)
     }
 }
