@@ -16,13 +16,15 @@ struct Options {
     /// A Python with gpiozero (scripts/bench makes one) and the reference press program it runs.
     var referencePython: String?
     var referenceScript: String?
+    /// TOML appended to the daemon's config in the daemon phases (a device with more configured).
+    var extraConfig: String?
     var phases: Set<String> = ["ready", "idle", "check-ins", "presses", "backlog", "uplink", "idle-connections", "sizes"]
 
     static let usage = """
         usage: lifesignal-bench [--binaries DIR] [--presses N] [--check-ins N] [--memory-every N] [--idle-seconds S]
                                 [--ready-runs N] [--backlog N] [--batch-size N] [--status-interval MS]
                                 [--idle-connections N] [--status-requests N] [--work-dir DIR]
-                                [--reference-python PYTHON --reference-script FILE]
+                                [--reference-python PYTHON --reference-script FILE] [--extra-config FILE]
                                 [--phases ready,idle,check-ins,presses,backlog,uplink,idle-connections,sizes]
           --binaries     folder with the lifesignald to measure (default: this program's folder)
           --memory-every print resident memory after every N check-ins (default 5000): the growth curve
@@ -62,6 +64,7 @@ struct Options {
             case "--work-dir": workDirectory = value
             case "--reference-python": referencePython = value
             case "--reference-script": referenceScript = value
+            case "--extra-config": extraConfig = value
             case "--phases": phases = Set(value.split(separator: ",").map(String.init))
             default: throw UsageError("unknown option \(argument)\n\(Self.usage)")
             }
