@@ -82,7 +82,7 @@ let package = Package(
         .module("ComposableCore"),
         // What test targets share: TestStore, fakes, seeded random numbers, temporary directories,
         // waiting with a deadline, test clocks, the reference backend on loopback.
-        .module("TestSupport", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "DevServer",
+        .module("TestSupport", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "DevServer", "MQTTClient",
                                 customDump, clocks, concurrencyExtras]),
         .module("CheckInModels"),
         .module("Backoff"),
@@ -102,10 +102,14 @@ let package = Package(
         .module("GPIOFeature", ["ComposableCore", "CheckInModels", "GPIOClient", "DeviceClock", "Backoff"]),
         // The mains power, the low battery and unexpected restarts as stored events.
         .module("PowerFeature", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock"]),
+        // The device on an MQTT broker: connection, Home Assistant discovery, state, events, commands.
+        .module("MQTTFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "CheckInStoreClient", "MQTTClient", "UploadFeature",
+                                "UplinkClient", "LEDLanguage", "Backoff", "DeviceConfig"]),
         .module("DeviceFeature", ["ComposableCore", "CheckInModels", "CheckInFeature", "StoreHealthFeature", "GPIOFeature",
                                   "NotificationsFeature", "UploadFeature", "HeartbeatFeature", "PingListenerFeature",
                                   "SettingsSyncFeature", "CheckInStoreClient", "GPIOClient", "UplinkClient", "DeviceClock",
-                                  "DeviceConfig", "LEDLanguage", "Backoff", "HealthchecksSyncFeature", "PowerFeature"]),
+                                  "DeviceConfig", "LEDLanguage", "Backoff", "HealthchecksSyncFeature", "PowerFeature", "MQTTFeature",
+                                  "MQTTClient"]),
         .module("ConfigFile"),
         // JSON for Codable types with the standard library only (no Foundation in the binaries).
         .module("JSONCoding"),
@@ -115,6 +119,7 @@ let package = Package(
         .module("GPIOClient", ["ComposableCore"]),
         .module("CheckInStoreClient", ["CheckInModels", "ComposableCore"]),
         .module("UplinkClient", ["CheckInModels", "ComposableCore"]),
+        .module("MQTTClient", ["CheckInModels", "ComposableCore"]),
 
         // MARK: Live implementations
         .systemLibrary(
@@ -159,15 +164,23 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .module("UplinkLive", ["UplinkClient", "DeviceAPI", "CheckInModels", "CCurl", "LinuxIO"]),
+        // mosquitto.h only (libmosquitto-dev): no pkgConfig, whose `--libs` would link libmosquitto
+        // and with it OpenSSL into every daemon. MQTTLive's `LibMosquitto` dlopens it for [mqtt].
+        .systemLibrary(
+            name: "CMosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        .module("MQTTLive", ["MQTTClient", "CMosquitto", "LinuxIO", "DeviceConfig", "CheckInModels"]),
 
         // MARK: Daemon plumbing and executables
         .module("LEDDriver", ["GPIOClient", "LEDLanguage"]),
         .module("DeviceLive", ["DeviceFeature", "DeviceConfig", "CheckInModels", "CheckInStoreClient", "CheckInStoreLive", "DeviceClock",
                                "DeviceClockLive", "GPIOClient", "GPIOSimulated", "GPIOLibgpiod", "UplinkClient", "UplinkLive",
-                               "LinuxIO", log]),
+                               "LinuxIO", log, "MQTTClient", "MQTTLive"]),
         .module("DeviceLogging", ["ComposableCore", log]),
         .module("DeviceControl", ["DeviceFeature", "CheckInFeature", "NotificationsFeature", "UploadFeature", "HeartbeatFeature",
-                                  "HealthchecksSyncFeature", "UplinkClient", "CheckInModels", "CheckInStoreClient", "ComposableCore", "ControlProtocol", "DeviceClock",
+                                  "HealthchecksSyncFeature", "MQTTFeature", "UplinkClient", "CheckInModels", "CheckInStoreClient",
+                                  "ComposableCore", "ControlProtocol", "DeviceClock",
                                   "LEDDriver"]),
         .module("ControlProtocol", ["CheckInModels", "JSONCoding"]),
         .module("ControlSocket", ["LinuxIO", "CheckInModels"]),
@@ -178,7 +191,8 @@ let package = Package(
         ]),
         .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO",
                                  "SQLiteDatabase", "CLinuxSupport", "UplinkClient", "UplinkLive", "DeviceAPI",
-                                 "HealthchecksSyncFeature", "LEDLanguage", "DeviceClock", "DeviceClockLive", argumentParser]),
+                                 "HealthchecksSyncFeature", "LEDLanguage", "DeviceClock", "DeviceClockLive", "MQTTClient", "MQTTLive",
+                                 "MQTTFeature", argumentParser]),
         .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "DeviceLive", "LinuxIO", "SingleThreadExecutor", "CheckInModels",
                                                             "DeviceClock", "DeviceClockLive"],
                           swiftSettings: strictSettings + customExecutorSettings + noStringProcessing,
@@ -218,9 +232,11 @@ let package = Package(
         .tests("GPIOFeatureTests", ["GPIOFeature", "GPIOClient", "DeviceClock", "TestSupport", clocks]),
         .tests("PowerFeatureTests", ["PowerFeature", "CheckInModels", "CheckInStoreClient", "DeviceClock", "TestSupport", clocks,
                                      concurrencyExtras]),
+        .tests("MQTTFeatureTests", ["MQTTFeature", "MQTTClient", "UploadFeature", "UplinkClient", "CheckInModels", "CheckInStoreClient", "DeviceClock",
+                                    "ComposableCore", "LEDLanguage", "TestSupport", clocks, concurrencyExtras]),
         .tests("DeviceFeatureTests", ["DeviceFeature", "CheckInFeature", "StoreHealthFeature", "GPIOFeature", "NotificationsFeature",
                                       "CheckInStoreClient", "CheckInModels", "GPIOClient", "DeviceClock", "DeviceConfig",
-                                      "ComposableCore", "TestSupport", clocks, "PowerFeature"]),
+                                      "ComposableCore", "TestSupport", clocks, "PowerFeature", "MQTTFeature", "MQTTClient", "LEDLanguage"]),
         .tests("LEDLanguageTests", ["LEDLanguage"]),
         .tests("ConfigFileTests", ["ConfigFile"]),
         .tests("JSONCodingTests", ["JSONCoding", "TestSupport"]),
@@ -229,6 +245,7 @@ let package = Package(
         .tests("GPIOClientTests", ["GPIOClient", "GPIOSimulated", "ComposableCore", "TestSupport"]),
         .tests("CheckInStoreClientTests", ["CheckInStoreClient", "CheckInModels", "ComposableCore", "TestSupport"]),
         .tests("UplinkClientTests", ["UplinkClient", "CheckInModels", "ComposableCore", "TestSupport"]),
+        .tests("MQTTClientTests", ["MQTTClient", "CheckInModels", "ComposableCore", "TestSupport"]),
         .tests("DeviceClockLiveTests", ["DeviceClockLive", "DeviceClock", "CheckInModels", "LinuxIO"]),
         .tests("SQLiteDatabaseTests", ["SQLiteDatabase", "TestSupport"]),
         .tests("CheckInStoreLiveTests", ["CheckInStoreLive", "CheckInStoreClient", "CheckInModels", "SQLiteDatabase", "LinuxIO", "TestSupport"]),
@@ -241,6 +258,8 @@ let package = Package(
                     swiftSettings: strictSettings + customExecutorSettings),
         .tests("DeviceAPITests", ["DeviceAPI", "CheckInModels", "TestSupport"]),
         .tests("UplinkLiveTests", ["UplinkLive", "UplinkClient", "DeviceAPI", "DevServer", "CheckInModels", "TestSupport"]),
+        // libmosquitto against a real mosquitto on 127.0.0.1 (TestSupport's MosquittoBroker).
+        .tests("MQTTLiveTests", ["MQTTLive", "MQTTClient", "LinuxIO", "TestSupport"]),
         .tests("DevServerTests", ["DevServer", "DeviceAPI", "TestSupport"]),
         .tests("ControlProtocolTests", ["ControlProtocol", "CheckInModels", "TestSupport"]),
         .tests("ControlSocketTests", ["ControlSocket", "LinuxIO", "TestSupport"]),

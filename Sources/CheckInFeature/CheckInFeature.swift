@@ -199,6 +199,12 @@ public struct CheckInFeature: Reducer {
             state.feedback = nil
             return .none
 
+        case .identifyRequested:
+            // A press's own feedback is about the person: it finishes first.
+            guard state.isRunning, state.feedback != .acknowledged, state.feedback != .longPress else { return .none }
+            state.feedback = .identify
+            return showFeedback(for: State.identifyDuration)
+
         case .delegate:
             return .none
         }

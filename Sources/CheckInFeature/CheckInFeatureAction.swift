@@ -32,6 +32,8 @@ extension CheckInFeature {
         case phaseBoundaryReached
         /// The acknowledgement or long-press feedback has been shown long enough.
         case feedbackFinished
+        /// Show the identify pattern for `State.identifyDuration` (Home Assistant's identify button).
+        case identifyRequested
         /// The button went with its GPIO chip: a press in progress ends without a check-in.
         case buttonLost
         /// The store proved it can write again: what could not be saved meanwhile (settings, a

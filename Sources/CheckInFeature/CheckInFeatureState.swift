@@ -88,6 +88,9 @@ extension CheckInFeature {
 
         public var lastCheckIn: CheckInRecord? { history.first }
 
+        /// How long the identify pattern shows.
+        public static let identifyDuration = Duration.seconds(10)
+
         /// The deadline as of `now`: the one projection of the countdown (the phase, `status` and
         /// the systemd status line all use it). Exact within a boot (monotonic) and across a reboot
         /// with trusted wall clocks; otherwise only a lower bound of the elapsed time is known, and
@@ -111,11 +114,14 @@ extension CheckInFeature {
             switch feedback {
             case .acknowledged: return .acknowledged
             case .longPress: return .longPress
-            case nil: break
+            case .identify, nil: break
             }
             // The cancel window and "delivered" are moments; "sending" can last for hours offline,
             // so a fault (the device itself is broken) wins over it.
             if let alertIndicator = alert.indicator, alertIndicator != .alertSending { return alertIndicator }
+            // Asked for by someone looking for the device, for a few seconds: over anything but a
+            // press's own feedback and a help alert's moments.
+            if feedback == .identify { return .identify }
             if fault { return .fault }
             if alert.indicator == .alertSending { return .alertSending }
             if case .overdue = phase { return .overdue }

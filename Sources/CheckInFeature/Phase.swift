@@ -56,6 +56,8 @@ public enum Feedback: String, Hashable, Sendable {
     /// Shown only once a check-in is durably stored.
     case acknowledged
     case longPress
+    /// Someone asked the device to show where it is (Home Assistant's identify button).
+    case identify
 }
 
 /// The button as the feature sees it (already debounced by the GPIO backend).

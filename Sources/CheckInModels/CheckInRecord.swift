@@ -2,6 +2,9 @@
 public enum CheckInSource: String, Hashable, Sendable, CaseIterable {
     case button
     case cli
+    /// `<base>/cmd/check_in` on the MQTT broker (`[mqtt] remote_check_in`): an automation, perhaps
+    /// not a person, so it is never recorded as a press.
+    case mqtt
 }
 
 /// Whether a stored check-in has reached the backend yet.

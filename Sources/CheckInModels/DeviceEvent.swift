@@ -1,44 +1,19 @@
-/// Something that happened to the device itself that the people who look after the person should
-/// hear about: the mains power going and coming back, the battery running low, a restart nobody
-/// asked for. Stored durably, then sent to every target once, like a help alert.
+/// Something that happened on the device, for the home's automations (a check-in, a help alert,
+/// turning overdue …): stored durably when it happens and published once, in order, when the
+/// MQTT broker is there (`<base>/event/<entity>`, QoS 1, not retained).
 public struct DeviceEvent: Hashable, Sendable, Identifiable {
+    /// A random UUID: consumers can drop a duplicate an MQTT reconnect may deliver.
     public var id: CheckInID
-    public var at: DeviceInstant
-    public var kind: DeviceEventKind
-    /// More words for people (the previous run's boot, how long on battery); may be empty.
-    public var detail: String
-    public var upload: UploadState
+    /// The event entity it belongs to (`check_in`, `help_alert`): the last level of its topic.
+    public var entity: String
+    /// The JSON published, `event_type` first.
+    public var payload: String
+    public var at: WallTime
 
-    public init(id: CheckInID, at: DeviceInstant, kind: DeviceEventKind, detail: String = "", upload: UploadState = .pending) {
+    public init(id: CheckInID, entity: String, payload: String, at: WallTime) {
         self.id = id
+        self.entity = entity
+        self.payload = payload
         self.at = at
-        self.kind = kind
-        self.detail = detail
-        self.upload = upload
-    }
-
-    /// One line for people: `running on battery (the mains power is off)`.
-    public var summary: String {
-        detail.isEmpty ? kind.words : "\(kind.words) (\(detail))"
-    }
-}
-
-public enum DeviceEventKind: String, Hashable, Sendable, CaseIterable {
-    /// The mains-present line went inactive: the device runs on its battery.
-    case onBattery = "on_battery"
-    /// The mains-present line is active again.
-    case powerRestored = "power_restored"
-    /// The low-battery line went active: the device checkpoints and stops cleanly.
-    case lowBattery = "low_battery"
-    /// The previous run did not stop cleanly (a power cut without a battery, a crash, SIGKILL).
-    case unexpectedRestart = "unexpected_restart"
-
-    public var words: String {
-        switch self {
-        case .onBattery: "running on battery"
-        case .powerRestored: "power restored"
-        case .lowBattery: "battery low: the device is stopping cleanly"
-        case .unexpectedRestart: "the device restarted unexpectedly"
-        }
     }
 }

@@ -15,6 +15,13 @@ public struct PendingPing: Hashable, Sendable, Identifiable, Codable {
         self.responderName = responderName
         self.createdAt = createdAt
     }
+
+    /// Ids of pings raised on the device itself (Home Assistant's "ask if OK"), never the
+    /// backend's (whose ids are UUIDs).
+    public static let localIDPrefix = "local-"
+
+    /// Raised on the device: its answer has no backend to reach.
+    public var isLocal: Bool { id.hasPrefix(Self.localIDPrefix) }
 }
 
 /// The user's answer to one ping, stored in the same transaction as the check-in that gave it and
@@ -33,6 +40,9 @@ public struct PingResponse: Hashable, Sendable, Identifiable {
         self.checkInID = checkInID
         self.at = at
     }
+
+    /// The answer to a ping raised on the device itself (`PendingPing.isLocal`).
+    public var isLocal: Bool { pingID.hasPrefix(PendingPing.localIDPrefix) }
 }
 
 /// One answer to `GET /v1/pings`: the pings pending after `cursor` and the cursor to ask from next.

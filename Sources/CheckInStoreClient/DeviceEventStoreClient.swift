@@ -1,48 +1,18 @@
 public import CheckInModels
 public import ComposableCore
 
-/// Where the device's own events (power, restarts) are kept until every target has them, and the
-/// mark that tells a clean stop from an unexpected one.
+/// Where events for the MQTT broker wait until it has them (the same store as the check-ins; the
+/// queue side is an `UploadQueueClient<DeviceEvent>`).
 public struct DeviceEventStoreClient: Sendable {
-    /// Durably stores a new event and returns it as stored.
-    public var record: @Sendable (DeviceEvent) async throws(StoreFailure) -> DeviceEvent
-    /// The most recent events, newest first.
-    public var recent: @Sendable (_ limit: Int) async throws(StoreFailure) -> [DeviceEvent]
-    /// Marks this run as started (at `now`) and returns how the previous run ended: nil on a
-    /// fresh store.
-    public var markRunStarted: @Sendable (_ now: DeviceInstant) async throws(StoreFailure) -> PreviousRun?
-    /// Marks this run as stopped cleanly.
-    public var markRunStopped: @Sendable () async throws(StoreFailure) -> Void
+    /// Stores an event at the end of the queue.
+    public var append: @Sendable (DeviceEvent) async throws(StoreFailure) -> Void
 
-    public init(
-        record: @escaping @Sendable (DeviceEvent) async throws(StoreFailure) -> DeviceEvent,
-        recent: @escaping @Sendable (_ limit: Int) async throws(StoreFailure) -> [DeviceEvent],
-        markRunStarted: @escaping @Sendable (_ now: DeviceInstant) async throws(StoreFailure) -> PreviousRun?,
-        markRunStopped: @escaping @Sendable () async throws(StoreFailure) -> Void
-    ) {
-        self.record = record
-        self.recent = recent
-        self.markRunStarted = markRunStarted
-        self.markRunStopped = markRunStopped
+    public init(append: @escaping @Sendable (DeviceEvent) async throws(StoreFailure) -> Void) {
+        self.append = append
     }
 
     /// Every call is reported as unexpected (and fails): tests override what they use.
-    public static let failing = DeviceEventStoreClient(
-        record: { _ throws(StoreFailure) in throw .unexpected("DeviceEventStoreClient.record") },
-        recent: { _ throws(StoreFailure) in throw .unexpected("DeviceEventStoreClient.recent") },
-        markRunStarted: { _ throws(StoreFailure) in throw .unexpected("DeviceEventStoreClient.markRunStarted") },
-        markRunStopped: { () throws(StoreFailure) in throw .unexpected("DeviceEventStoreClient.markRunStopped") })
-}
-
-/// How the run before this one ended, as its mark says.
-public struct PreviousRun: Hashable, Sendable {
-    /// When it started.
-    public var startedAt: DeviceInstant
-    /// It marked itself stopped (SIGTERM, a low battery); false: it died (power cut, crash, SIGKILL).
-    public var stoppedCleanly: Bool
-
-    public init(startedAt: DeviceInstant, stoppedCleanly: Bool) {
-        self.startedAt = startedAt
-        self.stoppedCleanly = stoppedCleanly
-    }
+    public static let failing = DeviceEventStoreClient(append: { _ throws(StoreFailure) in
+        throw .unexpected("DeviceEventStoreClient.append")
+    })
 }

@@ -92,22 +92,22 @@ extension CheckInDatabase {
 
     // MARK: The device's own events
 
-    /// Which delivery mark of `device_events` a target uses.
+    /// Which delivery mark of `power_events` a target uses.
     public enum EventTarget: String, Sendable {
         case backend = "uploaded_at_us"
         case healthchecks = "healthchecks_at_us"
     }
 
     /// Durably stores a new event (pending for every target) and returns it as stored.
-    public func recordEvent(_ event: DeviceEvent) throws(StoreFailure) -> DeviceEvent {
-        let stored = DeviceEvent(id: event.id, at: event.at.truncatedToMicroseconds, kind: event.kind, detail: event.detail)
+    public func recordPowerEvent(_ event: PowerEvent) throws(StoreFailure) -> PowerEvent {
+        let stored = PowerEvent(id: event.id, at: event.at.truncatedToMicroseconds, kind: event.kind, detail: event.detail)
         try write("record device event \(event.id)", refusing: { error in
             guard error.code == .constraintPrimaryKey else { return nil }
             return StoreFailure(.other, "device event \(event.id) is already stored in \(path); it was not overwritten")
         }) { () throws(SQLiteError) in
             let insert = try connection.prepare("""
-                INSERT INTO device_events (id, insertion_order, kind, detail, wall_time_us, uptime_us, boot_id, wall_clock_synchronized)
-                VALUES (?1, (SELECT coalesce(max(insertion_order), 0) + 1 FROM device_events), ?2, ?3, ?4, ?5, ?6, ?7)
+                INSERT INTO power_events (id, insertion_order, kind, detail, wall_time_us, uptime_us, boot_id, wall_clock_synchronized)
+                VALUES (?1, (SELECT coalesce(max(insertion_order), 0) + 1 FROM power_events), ?2, ?3, ?4, ?5, ?6, ?7)
                 """)
             try insert.bind(.text(stored.id.description), .text(stored.kind.rawValue), .text(stored.detail),
                             .integer(stored.at.wall.microsecondsSinceEpoch), .integer(stored.at.uptime.wholeMicroseconds),
@@ -119,19 +119,19 @@ extension CheckInDatabase {
 
     /// The most recent events, newest first (or the oldest pending for `pendingFor`), with the
     /// backend's upload state.
-    public func events(limit: Int, pendingFor target: EventTarget? = nil) throws(StoreFailure) -> [DeviceEvent] {
+    public func powerEvents(limit: Int, pendingFor target: EventTarget? = nil) throws(StoreFailure) -> [PowerEvent] {
         guard limit > 0 else { return [] }
-        var events: [DeviceEvent] = []
+        var events: [PowerEvent] = []
         do throws(SQLiteError) {
             let filter = target.map { "WHERE \($0.rawValue) IS NULL ORDER BY insertion_order ASC" } ?? "ORDER BY insertion_order DESC"
             let select = try connection.prepare("""
                 SELECT id, kind, detail, wall_time_us, uptime_us, boot_id, wall_clock_synchronized, uploaded_at_us
-                FROM device_events \(filter) LIMIT ?1
+                FROM power_events \(filter) LIMIT ?1
                 """)
             try select.bind(.integer(Int64(clamping: limit)))
             while try select.step() {
                 let idText = try select.text(at: 0), kindText = try select.text(at: 1)
-                guard let id = CheckInID(idText), let kind = DeviceEventKind(rawValue: kindText) else {
+                guard let id = CheckInID(idText), let kind = PowerEventKind(rawValue: kindText) else {
                     throw SQLiteError(operation: "read a device event", path: path, code: .corrupt,
                                       message: "device event '\(idText)' of kind '\(kindText)' cannot be read")
                 }
@@ -140,7 +140,7 @@ extension CheckInDatabase {
                                        wallClockSynchronized: try select.bool(at: 6))
                 let upload: UploadState = try select.optionalInt64(at: 7).map { .uploaded(at: WallTime(microsecondsSinceEpoch: $0)) }
                     ?? .pending
-                events.append(DeviceEvent(id: id, at: at, kind: kind, detail: try select.text(at: 2), upload: upload))
+                events.append(PowerEvent(id: id, at: at, kind: kind, detail: try select.text(at: 2), upload: upload))
             }
         } catch {
             throw StoreFailure(error, while: "read the device events")
@@ -151,11 +151,11 @@ extension CheckInDatabase {
     /// Marks events as taken by `target`; returns how many were newly marked.
     @discardableResult
     public func markEventsDelivered(ids: [CheckInID], to target: EventTarget, at time: WallTime) throws(StoreFailure) -> Int {
-        try markRowsUploaded(in: "device_events", ids: ids, at: time, noun: "device events", column: target.rawValue)
+        try markRowsUploaded(in: "power_events", ids: ids, at: time, noun: "device events", column: target.rawValue)
     }
 
     public func pendingEventCount(for target: EventTarget) throws(StoreFailure) -> Int {
-        try countRows("SELECT count(*) FROM device_events WHERE \(target.rawValue) IS NULL", while: "count pending device events")
+        try countRows("SELECT count(*) FROM power_events WHERE \(target.rawValue) IS NULL", while: "count pending device events")
     }
 
     // MARK: The run's mark

@@ -40,17 +40,19 @@ extension CheckInDatabase {
         }
     }
 
-    /// Inside the check-in's transaction: queue each response and mark its ping answered.
+    /// Inside the check-in's transaction: queue each response and mark its ping answered. The answer
+    /// to a ping raised on the device itself has no backend to go to: it is stored as delivered.
     func insertResponses(_ responses: [PingResponse]) throws(SQLiteError) {
         guard !responses.isEmpty else { return }
         let insert = try connection.prepare("""
-            INSERT INTO ping_responses (id, insertion_order, ping_id, check_in_id, wall_time_us)
-            VALUES (?1, (SELECT coalesce(max(insertion_order), 0) + 1 FROM ping_responses), ?2, ?3, ?4)
+            INSERT INTO ping_responses (id, insertion_order, ping_id, check_in_id, wall_time_us, uploaded_at_us)
+            VALUES (?1, (SELECT coalesce(max(insertion_order), 0) + 1 FROM ping_responses), ?2, ?3, ?4, ?5)
             """)
         let answer = try connection.prepare("UPDATE pings SET answered_by_check_in = ?2 WHERE id = ?1")
         for response in responses {
+            let at = SQLiteValue.integer(response.at.microsecondsSinceEpoch)
             try insert.bind(.text(response.id.description), .text(response.pingID), .text(response.checkInID.description),
-                            .integer(response.at.microsecondsSinceEpoch))
+                            at, response.isLocal ? at : .null)
             try insert.step()
             try answer.bind(.text(response.pingID), .text(response.checkInID.description))
             try answer.step()

@@ -31,8 +31,9 @@ enum RowCopy {
         Table(name: "deliveries", key: ["target", "check_in_id"]),
         Table(name: "alert_delivery_targets", key: ["target"]),
         Table(name: "alert_deliveries", key: ["target", "alert_id"]),
+        Table(name: "mqtt_events", key: ["id"], order: "sequence"),
         Table(name: "away_periods", key: ["id"], order: "insertion_order"),
-        Table(name: "device_events", key: ["id"], order: "insertion_order"),
+        Table(name: "power_events", key: ["id"], order: "insertion_order"),
         Table(name: "run_mark", key: ["singleton"], isSingleton: true),
     ]
 

@@ -10,6 +10,7 @@ enum Schema {
         alertsVersion,
         deliveryTargetsAndRejections,
         alertDeliveryTargets,
+        mqtt,
         dailyLife,
     ]
 
@@ -197,7 +198,52 @@ enum Schema {
         """,
     ]
 
-    /// Daily life (docs/daily-life.md): away mode in the synced settings and its periods (so a
+    /// MQTT (docs/mqtt.md): check-ins an automation asked for over MQTT keep the source `mqtt`
+    /// (SQLite cannot change a CHECK constraint in place, so the table is rebuilt with the same
+    /// columns and rows, as its documentation prescribes), and the events waiting for the broker.
+    static let mqtt = [
+        """
+        CREATE TABLE check_ins_rebuilt (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 36),
+            insertion_order INTEGER NOT NULL UNIQUE,
+            wall_time_us INTEGER NOT NULL,
+            uptime_us INTEGER NOT NULL,
+            boot_id TEXT NOT NULL,
+            wall_clock_synchronized INTEGER NOT NULL CHECK (wall_clock_synchronized IN (0, 1)),
+            source TEXT NOT NULL CHECK (source IN ('button', 'cli', 'mqtt')),
+            uploaded_at_us INTEGER,
+            upload_rejection TEXT
+        ) STRICT
+        """,
+        """
+        INSERT INTO check_ins_rebuilt (id, insertion_order, wall_time_us, uptime_us, boot_id, wall_clock_synchronized,
+                                       source, uploaded_at_us, upload_rejection)
+        SELECT id, insertion_order, wall_time_us, uptime_us, boot_id, wall_clock_synchronized, source, uploaded_at_us,
+               upload_rejection
+        FROM check_ins
+        """,
+        """
+        DROP TABLE check_ins
+        """,
+        """
+        ALTER TABLE check_ins_rebuilt RENAME TO check_ins
+        """,
+        """
+        CREATE INDEX check_ins_pending ON check_ins (insertion_order) WHERE uploaded_at_us IS NULL
+        """,
+        // Events for the broker, in the order they happened; a row goes once the broker has it.
+        """
+        CREATE TABLE mqtt_events (
+            sequence INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE CHECK (length(id) = 36),
+            entity TEXT NOT NULL CHECK (length(entity) BETWEEN 1 AND 64),
+            payload TEXT NOT NULL,
+            at_us INTEGER NOT NULL
+        ) STRICT
+        """,
+    ]
+
+    /// v8, daily life (docs/daily-life.md): away mode in the synced settings and its periods (so a
     /// restart keeps it and `history` shows it), the device's own events with a delivery mark per
     /// target, and the mark that tells a clean stop from an unexpected one.
     static let dailyLife = [
@@ -216,18 +262,18 @@ enum Schema {
             start_boot_id TEXT NOT NULL,
             start_synchronized INTEGER NOT NULL CHECK (start_synchronized IN (0, 1)),
             duration_us INTEGER NOT NULL CHECK (duration_us > 0),
-            source TEXT NOT NULL CHECK (source IN ('cli', 'backend')),
+            source TEXT NOT NULL CHECK (source IN ('cli', 'backend', 'mqtt')),
             -- All NULL while it runs; the reading when it ended, and why.
             end_wall_us INTEGER,
             end_uptime_us INTEGER,
             end_boot_id TEXT,
             end_synchronized INTEGER CHECK (end_synchronized IN (0, 1)),
-            end_reason TEXT CHECK (end_reason IN ('expired', 'cli', 'press', 'backend', 'replaced')),
+            end_reason TEXT CHECK (end_reason IN ('expired', 'cli', 'press', 'backend', 'mqtt', 'replaced')),
             CHECK ((end_reason IS NULL) = (end_wall_us IS NULL))
         ) STRICT
         """,
         """
-        CREATE TABLE device_events (
+        CREATE TABLE power_events (
             id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 36),
             insertion_order INTEGER NOT NULL UNIQUE,
             kind TEXT NOT NULL CHECK (kind IN ('on_battery', 'power_restored', 'low_battery', 'unexpected_restart')),

@@ -93,6 +93,8 @@ public struct StatusReport: Codable, Hashable, Sendable {
     public var power: PowerReport? = nil
     /// The buzzer; nil without `[buzzer]`.
     public var buzzer: BuzzerReport? = nil
+    /// The MQTT broker connection; nil without `[mqtt]`.
+    public var mqtt: MQTTReport? = nil
 
     public init(phase: String, indicator: String, lastCheckIn: CheckInReport?, deadline: String?, secondsLeft: Int64?,
                 settings: SettingsReport, leds: [LEDReport], queueDepth: Int, error: String?, isCheckingIn: Bool,

@@ -85,9 +85,9 @@ public struct PowerReport: Codable, Hashable, Sendable {
     public var onBatterySince: String?
     public var lowBattery: Bool
     /// This run's events, newest last.
-    public var events: [DeviceEventReport]
+    public var events: [PowerEventReport]
 
-    public init(mains: String?, onBatterySince: String?, lowBattery: Bool, events: [DeviceEventReport]) {
+    public init(mains: String?, onBatterySince: String?, lowBattery: Bool, events: [PowerEventReport]) {
         self.mains = mains
         self.onBatterySince = onBatterySince
         self.lowBattery = lowBattery
@@ -95,14 +95,14 @@ public struct PowerReport: Codable, Hashable, Sendable {
     }
 }
 
-public struct DeviceEventReport: Codable, Hashable, Sendable {
+public struct PowerEventReport: Codable, Hashable, Sendable {
     public var id: String
     /// on_battery, power_restored, low_battery, unexpected_restart.
     public var kind: String
     public var summary: String
     public var at: String
 
-    public init(_ event: DeviceEvent) {
+    public init(_ event: PowerEvent) {
         id = event.id.description
         kind = event.kind.rawValue
         summary = event.summary

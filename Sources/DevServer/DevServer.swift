@@ -354,8 +354,8 @@ final class Routes: Sendable {
         case let .failure(problem): return .error(400, "the body is not a DeviceEvent: \(problem.message)")
         }
         guard let id = CheckInID(event.id), id.description == event.id else { return .error(400, "event id must be a lowercase UUID") }
-        guard DeviceEventKind(rawValue: event.kind) != nil else {
-            return .error(400, "kind must be one of \(DeviceEventKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        guard PowerEventKind(rawValue: event.kind) != nil else {
+            return .error(400, "kind must be one of \(PowerEventKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard WallTime(iso8601: event.wallTime) != nil else { return .error(400, "wallTime must be RFC 3339 UTC") }
         do {
@@ -369,7 +369,7 @@ final class Routes: Sendable {
     static func problem(with item: UploadedCheckIn) -> String? {
         guard let id = CheckInID(item.id), id.description == item.id else { return "id must be a lowercase UUID" }
         guard WallTime(iso8601: item.wallTime) != nil else { return "wallTime must be RFC 3339 UTC, e.g. 2026-11-22T21:55:19.042137Z" }
-        guard CheckInSource(rawValue: item.source) != nil else { return "source must be button or cli" }
+        guard CheckInSource(rawValue: item.source) != nil else { return "source must be button, cli or mqtt" }
         guard !item.bootId.isEmpty, item.uptimeMicroseconds >= 0 else { return "bootId and a non-negative uptimeMicroseconds are required" }
         return nil
     }

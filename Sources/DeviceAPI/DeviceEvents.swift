@@ -25,7 +25,7 @@ public struct UploadedEvent: Codable, Hashable, Sendable {
         self.bootId = bootId
     }
 
-    public init(_ event: DeviceEvent) {
+    public init(_ event: PowerEvent) {
         self.init(id: event.id.description, kind: event.kind.rawValue, detail: event.detail,
                   wallTime: event.at.wall.rfc3339Microseconds, wallClockSynchronized: event.at.wallClockSynchronized,
                   uptimeMicroseconds: event.at.uptime.wholeMicroseconds, bootId: event.at.bootID)

@@ -231,6 +231,7 @@ struct ConfigLoader {
         let uplink = readUplink(table("uplink"))
         let healthchecks = readHealthchecks(table("healthchecks"))
         let alert = readAlert(table("alert"), canDeliver: uplink != nil || healthchecks?.hasAlertCheck == true)
+        let mqtt = readMQTT(table("mqtt"))
 
         let fileStorePath = optionalValue(table("store"), "store", "path",
                                           ValueRules.absolutePath("the store's database file"))
@@ -275,6 +276,7 @@ struct ConfigLoader {
         )
         readDailyLife(sections, into: &configuration,
                       takenLines: [("button.line", button.line)] + leds.map { ("leds.\($0.led.name).line", $0.line) })
+        configuration.mqtt = mqtt
         return configuration
     }
 

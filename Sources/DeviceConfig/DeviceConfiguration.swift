@@ -34,6 +34,8 @@ public struct DeviceConfiguration: Hashable, Sendable {
     public var alert: AlertConfiguration
     /// `[healthchecks]`: a healthchecks.io-compatible instance pinged per check-in; nil = none.
     public var healthchecks: HealthchecksConfiguration?
+    /// `[mqtt]`: an MQTT broker (Home Assistant); nil = none.
+    public var mqtt: MQTTConfiguration? = nil
 
     // Daily life (docs/daily-life.md): set after `init` by the loader, each at its default here.
     /// `[check_in] schedule`, `windows`, `monday` … `sunday`: a rolling interval or daily windows.
@@ -59,9 +61,11 @@ public struct DeviceConfiguration: Hashable, Sendable {
     /// Something can deliver a help alert: the backend, or a healthchecks alert check.
     public var canDeliverAlerts: Bool { uplink != nil || healthchecks?.hasAlertCheck == true }
 
-    /// Something can tell a person that a check-in was missed: the backend, or a healthchecks
-    /// check-in check (a heartbeat check alone only tells that the device is offline).
-    public var canReportMissedCheckIns: Bool { uplink != nil || healthchecks?.hasCheckInCheck == true }
+    /// Something can tell a person that a check-in was missed: the backend, a healthchecks
+    /// check-in check (a heartbeat check alone only tells that the device is offline), or an MQTT
+    /// broker, whose overdue sensor a Home Assistant automation turns into a notification
+    /// (docs/home-assistant.md; the device cannot see whether that automation exists, and says so).
+    public var canReportMissedCheckIns: Bool { uplink != nil || healthchecks?.hasCheckInCheck == true || mqtt != nil }
 
     /// The policy `configuredSettings` were checked against, and that settings changed at run time must pass.
     public var settingsPolicy: SettingsPolicy {

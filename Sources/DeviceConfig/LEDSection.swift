@@ -134,6 +134,11 @@ extension ConfigLoader {
             guard let table = sections.patterns[indicator], !table.entries.isEmpty else {
                 let standard = LEDLanguage.standard.pattern(for: indicator)
                 let missing = standard.waveforms.keys.filter { !names.contains($0) }.sorted()
+                if indicator == .identify, !missing.isEmpty {
+                    // Newer than many boards' configs: it runs along whatever LEDs there are.
+                    patterns[indicator] = LEDLanguage.identifyPattern(over: names)
+                    continue
+                }
                 if missing.isEmpty {
                     patterns[indicator] = standard
                 } else {

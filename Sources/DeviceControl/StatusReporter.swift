@@ -2,6 +2,7 @@ import CheckInFeature
 public import CheckInModels
 import HealthchecksSyncFeature
 import HeartbeatFeature
+import MQTTFeature
 import UploadFeature
 import CheckInStoreClient
 public import ControlProtocol
@@ -72,6 +73,7 @@ public final class StatusReporter {
         report.schedule = schedule(state)
         report.power = power(state)
         report.buzzer = buzzer.map { BuzzerReport(signal: state.buzzer?.rawValue, on: $0.isOn, beeps: $0.beeps) }
+        report.mqtt = await mqttReport(state)
         return report
     }
 
@@ -96,7 +98,22 @@ public final class StatusReporter {
         let power = state.power
         let mains: String? = power.watchesMains ? (power.mainsPresent.map { $0 ? "present" : "lost" } ?? "unknown") : nil
         return PowerReport(mains: mains, onBatterySince: power.onBatterySince?.iso8601, lowBattery: power.lowBattery,
-                           events: power.recent.map(DeviceEventReport.init))
+                           events: power.recent.map(PowerEventReport.init))
+    }
+
+    func mqttReport(_ state: DeviceFeature.State) async -> MQTTReport? {
+        guard let mqtt = state.mqtt else { return nil }
+        return MQTTReport(
+            broker: mqtt.broker, state: mqtt.connection.rawValue, lastConnected: mqtt.lastConnected?.iso8601,
+            unavailableSince: mqtt.isUnavailable ? mqtt.unavailableSince?.iso8601 : nil,
+            lastError: mqtt.lastFailure?.message, lastErrorKind: mqtt.lastFailure?.kind.rawValue,
+            consecutiveFailures: mqtt.consecutiveFailures,
+            nextRetry: mqtt.connection == .waitingToRetry ? mqtt.nextRetry?.iso8601 : nil,
+            eventsWaiting: (try? await store.deviceEventQueue.depth()) ?? -1,
+            eventsPublishedSinceStart: mqtt.events.uploadedSinceStart, commandsAccepted: mqtt.commandsAccepted,
+            commandsRefused: mqtt.commandsRefused, lastRefusal: mqtt.lastRefusal, subscriptionProblem: mqtt.subscriptionProblem,
+            deviceID: mqtt.identity.deviceID, baseTopic: mqtt.identity.baseTopic, discoveryTopic: mqtt.identity.discoveryTopic,
+            remoteCheckIn: mqtt.identity.remoteCheckIn)
     }
 
     func queue(_ state: DeviceFeature.State) async -> ControlResponse {

@@ -23,6 +23,9 @@ public struct DeviceCondition: Hashable, Sendable {
         /// The device's own healthchecks checks cannot be set up or kept in step (a wrong or
         /// read-only API key, the project's check limit).
         case checksNotInStep = "checks_not_in_step"
+        /// The MQTT broker cannot be reached or refuses the device (a fault only when nothing else
+        /// reaches anyone).
+        case mqttUnavailable = "mqtt_unavailable"
     }
 
     public var kind: Kind

@@ -3,6 +3,7 @@ public import CheckInStoreClient
 public import ComposableCore
 public import DeviceClock
 public import GPIOClient
+public import MQTTClient
 public import UplinkClient
 
 /// Everything the device reaches outside its own state, as one value: the composition root builds
@@ -26,6 +27,8 @@ public struct DeviceDependencies: Sendable {
     public var timeZone: TimeZoneClient
     /// Stops the daemon cleanly, as SIGTERM does (a low battery asks for it).
     public var requestStop: @Sendable () -> Void
+    /// The MQTT broker (`[mqtt]`); nil on a device without one.
+    public var mqtt: MQTTClient? = nil
 
     public init(
         clock: DeviceClock, random: @escaping @Sendable (ClosedRange<Int64>) -> Int64,
@@ -78,11 +81,14 @@ public struct StoreClients: Sendable {
     /// Help alerts waiting for the healthchecks alert check (a delivery target of its own).
     public var healthchecksAlertQueue: UploadQueueClient<AlertRecord>
     /// The device's own events (power, restarts) and its run mark.
-    public var events: DeviceEventStoreClient = .failing
-    /// Events waiting for the backend.
-    public var eventQueue: UploadQueueClient<DeviceEvent> = .failing("eventQueue")
-    /// Events waiting for the healthchecks check-in check's log.
-    public var healthchecksEventQueue: UploadQueueClient<DeviceEvent> = .failing("healthchecksEventQueue")
+    public var powerEvents: PowerEventStoreClient = .failing
+    /// Power events waiting for the backend.
+    public var powerEventQueue: UploadQueueClient<PowerEvent> = .failing("powerEventQueue")
+    /// Power events waiting for the healthchecks check-in check's log.
+    public var healthchecksPowerEventQueue: UploadQueueClient<PowerEvent> = .failing("healthchecksPowerEventQueue")
+    /// Events for the MQTT broker: stored as they happen, published in order.
+    public var deviceEvents: DeviceEventStoreClient = .failing
+    public var deviceEventQueue: UploadQueueClient<DeviceEvent> = .failing("deviceEventQueue")
 
     public init(
         checkIns: CheckInStoreClient, alerts: AlertStoreClient, notifications: NotificationStoreClient,

@@ -3,6 +3,7 @@ import CheckInFeature
 import CheckInModels
 import GPIOFeature
 import HeartbeatFeature
+import MQTTFeature
 import NotificationsFeature
 import PingListenerFeature
 import SettingsSyncFeature
@@ -24,55 +25,33 @@ extension DeviceFeature {
         case let .notifications(.delegate(delegate)):
             entries += notificationsLog(delegate)
         case let .checkInUpload(action):
-            if let before = before.checkInUpload, let after = after.checkInUpload {
-                entries += UploadFeature.log(action, before: before, after: after)
-            }
+            entries += childLog(before.checkInUpload, after.checkInUpload) { UploadFeature.log(action, before: $0, after: $1) }
         case let .alertUpload(action):
-            if let before = before.alertUpload, let after = after.alertUpload {
-                entries += UploadFeature.log(action, before: before, after: after)
-            }
+            entries += childLog(before.alertUpload, after.alertUpload) { UploadFeature.log(action, before: $0, after: $1) }
         case let .pingResponseUpload(action):
-            if let before = before.pingResponseUpload, let after = after.pingResponseUpload {
-                entries += UploadFeature.log(action, before: before, after: after)
-            }
+            entries += childLog(before.pingResponseUpload, after.pingResponseUpload) { UploadFeature.log(action, before: $0, after: $1) }
         case let .healthchecksUpload(action):
-            if let before = before.healthchecksUpload, let after = after.healthchecksUpload {
-                entries += UploadFeature.log(action, before: before, after: after)
-            }
+            entries += childLog(before.healthchecksUpload, after.healthchecksUpload) { UploadFeature.log(action, before: $0, after: $1) }
         case let .backendHeartbeat(action):
-            if let before = before.backendHeartbeat, let after = after.backendHeartbeat {
-                entries += HeartbeatFeature.log(action, before: before, after: after)
-            }
+            entries += childLog(before.backendHeartbeat, after.backendHeartbeat) { HeartbeatFeature.log(action, before: $0, after: $1) }
         case let .healthchecksHeartbeat(action):
-            if let before = before.healthchecksHeartbeat, let after = after.healthchecksHeartbeat {
-                entries += HeartbeatFeature.log(action, before: before, after: after)
-            }
+            entries += childLog(before.healthchecksHeartbeat, after.healthchecksHeartbeat) { HeartbeatFeature.log(action, before: $0, after: $1) }
         case let .pingListener(action):
-            if let before = before.pingListener, let after = after.pingListener {
-                entries += PingListenerFeature.log(action, before: before, after: after)
-            }
+            entries += childLog(before.pingListener, after.pingListener) { PingListenerFeature.log(action, before: $0, after: $1) }
+        case let .mqtt(action):
+            entries += childLog(before.mqtt, after.mqtt) { MQTTFeature.log(action, before: $0, after: $1) }
         case let .settingsSync(action):
-            if let before = before.settingsSync, let after = after.settingsSync {
-                entries += SettingsSyncFeature.log(action, before: before, after: after)
-            }
+            entries += childLog(before.settingsSync, after.settingsSync) { SettingsSyncFeature.log(action, before: $0, after: $1) }
         case let .healthchecksAlertUpload(action):
-            if let before = before.healthchecksAlertUpload, let after = after.healthchecksAlertUpload {
-                entries += UploadFeature.log(action, before: before, after: after)
-            }
+            entries += childLog(before.healthchecksAlertUpload, after.healthchecksAlertUpload) { UploadFeature.log(action, before: $0, after: $1) }
         case let .healthchecksSync(action):
-            if let before = before.healthchecksSync, let after = after.healthchecksSync {
-                entries += HealthchecksSyncFeature.log(action, before: before, after: after)
-            }
+            entries += childLog(before.healthchecksSync, after.healthchecksSync) { HealthchecksSyncFeature.log(action, before: $0, after: $1) }
         case let .power(action):
             entries += PowerFeature.log(action, before: before.power, after: after.power)
         case let .eventUpload(action):
-            if let before = before.eventUpload, let after = after.eventUpload {
-                entries += UploadFeature.log(action, before: before, after: after)
-            }
+            entries += childLog(before.eventUpload, after.eventUpload) { UploadFeature.log(action, before: $0, after: $1) }
         case let .healthchecksEventUpload(action):
-            if let before = before.healthchecksEventUpload, let after = after.healthchecksEventUpload {
-                entries += UploadFeature.log(action, before: before, after: after)
-            }
+            entries += childLog(before.healthchecksEventUpload, after.healthchecksEventUpload) { UploadFeature.log(action, before: $0, after: $1) }
         case let .store(.delegate(.recovered(report))):
             entries.append(LogEntry(.critical, "the store's files were deleted or replaced while the device ran: \(report.summary)"))
         case let .store(.delegate(.replacedDamagedFile(message))):
@@ -93,6 +72,12 @@ extension DeviceFeature {
             }
         }
         return entries
+    }
+
+    /// A configured child's log lines (an unconfigured part, nil on both sides, has none).
+    private static func childLog<Child>(_ before: Child?, _ after: Child?, _ log: (Child, Child) -> [LogEntry]) -> [LogEntry] {
+        guard let before, let after else { return [] }
+        return log(before, after)
     }
 
     private static func notificationsLog(_ delegate: NotificationsFeature.Action.Delegate) -> [LogEntry] {

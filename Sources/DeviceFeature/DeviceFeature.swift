@@ -11,6 +11,7 @@ public import SettingsSyncFeature
 public import StoreHealthFeature
 public import UploadFeature
 public import PowerFeature
+public import MQTTFeature
 import Backoff
 import HealthchecksSyncFeature
 import UplinkClient
@@ -26,6 +27,7 @@ public struct DeviceFeature: Reducer {
     let notifications: Scope<State, Action, NotificationsFeature>
     let power: Scope<State, Action, PowerFeature>
     let uplink: UplinkFeatures
+    let mqtt: MQTTFeature?
     let dependencies: DeviceDependencies
 
     public init(configuration: DeviceConfiguration, dependencies: DeviceDependencies) {
@@ -34,7 +36,7 @@ public struct DeviceFeature: Reducer {
             store: dependencies.store.checkIns, clock: dependencies.clock, newCheckInID: dependencies.newID,
             alertStore: dependencies.store.alerts, timeZone: dependencies.timeZone))
         power = Scope(state: \.power, action: .power, namespace: Namespace.power, child: PowerFeature(
-            store: dependencies.store.events, clock: dependencies.clock, newID: dependencies.newID))
+            store: dependencies.store.powerEvents, clock: dependencies.clock, newID: dependencies.newID))
         store = Scope(state: \.store, action: .store, namespace: Namespace.store, child: StoreHealthFeature(
             maintenance: dependencies.store.maintenance, clock: dependencies.clock))
         gpio = Scope(state: \.gpio, action: .gpio, namespace: Namespace.gpio,
@@ -45,6 +47,7 @@ public struct DeviceFeature: Reducer {
                                   newChangeID: { [newID = dependencies.newID] in newID().description },
                                   refreshInterval: configuration.uplink?.notificationsRefresh ?? .seconds(300)))
         uplink = UplinkFeatures(configuration: configuration, dependencies: dependencies)
+        mqtt = Self.mqttFeature(configuration: configuration, dependencies: dependencies)
     }
 
     /// The state a device starts in, from its configuration.
@@ -72,6 +75,7 @@ public struct DeviceFeature: Reducer {
         state.power = PowerFeature.State(watchesMains: configuration.power.mainsLine != nil,
                                          watchesLowBattery: configuration.power.lowBatteryLine != nil)
         UplinkFeatures.initialState(configuration, endpoints: endpoints, into: &state)
+        state.mqtt = mqttState(configuration, endpoints: endpoints)
         return state
     }
 
@@ -87,6 +91,7 @@ public struct DeviceFeature: Reducer {
         static let gpio = "gpio"
         static let notifications = "notifications"
         static let power = "power"
+        static let mqtt = "mqtt"
     }
 
     enum CancelID {
@@ -107,11 +112,13 @@ public struct DeviceFeature: Reducer {
              .healthchecksHeartbeat, .pingListener, .settingsSync, .healthchecksAlertUpload, .healthchecksSync,
              .eventUpload, .healthchecksEventUpload:
             child = uplink.reduce(into: &state, action: action)
+        case .mqtt:
+            child = ScopeIfPresent(state: \.mqtt, action: .mqtt, namespace: Namespace.mqtt, child: mqtt).reduce(into: &state, action: action)
         case .started, .stopping, .storedPingsResponse, .watchWallClock, .wallClockChanged, .watchNetwork,
-             .networkChanged, .dismissMessages:
+             .networkChanged, .dismissMessages, .localPingStored:
             child = .none
         }
-        return .merge(child, route(action, &state))
+        return .merge(child, route(action, &state), routeMQTT(action, &state))
     }
 
     /// What one feature's outcome means for the others.
@@ -277,7 +284,7 @@ public struct DeviceFeature: Reducer {
 
         case .checkIn, .store, .gpio, .notifications, .checkInUpload, .alertUpload, .pingResponseUpload, .healthchecksUpload,
              .backendHeartbeat, .healthchecksHeartbeat, .pingListener, .settingsSync, .healthchecksAlertUpload, .healthchecksSync,
-             .power, .eventUpload, .healthchecksEventUpload:
+             .power, .eventUpload, .healthchecksEventUpload, .mqtt, .localPingStored:
             return .none
         }
     }

@@ -2,6 +2,7 @@ public import CheckInFeature
 public import CheckInModels
 public import CheckInStoreClient
 public import GPIOFeature
+public import MQTTFeature
 public import HeartbeatFeature
 public import NotificationsFeature
 public import PingListenerFeature
@@ -34,8 +35,8 @@ extension DeviceFeature {
         /// The mains power, the battery, the previous run's end.
         case power(PowerFeature.Action)
         /// The device's own events to the backend and to the healthchecks check-in check.
-        case eventUpload(UploadFeature<DeviceEvent>.Action)
-        case healthchecksEventUpload(UploadFeature<DeviceEvent>.Action)
+        case eventUpload(UploadFeature<PowerEvent>.Action)
+        case healthchecksEventUpload(UploadFeature<PowerEvent>.Action)
         /// Pings stored before a restart (or before the store could be read) light again.
         case storedPingsResponse(Result<[PendingPing], StoreFailure>)
         /// Listen for the wall clock being set or stepped (a long-living effect a service awaits).
@@ -46,5 +47,8 @@ extension DeviceFeature {
         case networkChanged
         /// `lifesignalctl dismiss-error`: the messages go; conditions stay until their cause is gone.
         case dismissMessages
+        case mqtt(MQTTFeature.Action)
+        /// A ping raised on the device (MQTT's `ask_if_ok`) was stored (with every ping still pending), or not.
+        case localPingStored(PendingPing, Result<[PendingPing], StoreFailure>)
     }
 }

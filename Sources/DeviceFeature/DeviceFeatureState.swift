@@ -11,6 +11,7 @@ public import UploadFeature
 public import GPIOClient
 public import HealthchecksSyncFeature
 public import PowerFeature
+public import MQTTFeature
 
 extension DeviceFeature {
     /// The whole device: every feature's state, and the messages waiting to be dismissed.
@@ -40,9 +41,11 @@ extension DeviceFeature {
         /// The mains power, the battery and the previous run's end.
         public var power = PowerFeature.State()
         /// The device's own events to the backend; nil without `[uplink]`.
-        public var eventUpload: UploadFeature<DeviceEvent>.State?
+        public var eventUpload: UploadFeature<PowerEvent>.State?
         /// The device's own events to the healthchecks check-in check's log; nil without one.
-        public var healthchecksEventUpload: UploadFeature<DeviceEvent>.State?
+        public var healthchecksEventUpload: UploadFeature<PowerEvent>.State?
+        /// The MQTT broker (`[mqtt]`); nil without one.
+        public var mqtt: MQTTFeature.State?
         /// Messages for the operator that do not stop the device keeping its word, newest last.
         public var messages: [DeviceMessage] = []
         public var isRunning = false
@@ -94,6 +97,7 @@ extension DeviceFeature {
                     isFault: false))
             }
             conditions += reachConditions
+            if let mqtt = mqttCondition { conditions.append(mqtt) }
             if checkIn.localTimeUnknown {
                 conditions.append(DeviceCondition(
                     .timeUnknown, "the local time is unknown: the wall clock has not been synchronised since the device started, "
@@ -143,14 +147,16 @@ extension DeviceFeature {
                 alertUndelivered: checkIn.alert.settings != nil && !checkIn.alert.unacknowledged.isEmpty,
                 alertRefusal: checkIn.alert.sendingRefused, timeUnknown: checkIn.elapsedTimeUnknown || checkIn.localTimeUnknown,
                 refusedUploads: refusedUploads.map { "\($0.endpoint) \($0.noun) \($0.lastMessage ?? "")" },
-                reach: reachCauses)
+                reach: reachCauses,
+                mqtt: mqtt?.isUnavailable == true ? mqtt?.lastFailure?.message : nil,
+                mqttFault: mqtt?.isUnavailable == true && mqtt?.outageIsFault == true)
         }
 
         /// The device cannot keep its word: the LEDs show `fault`. Decided from the causes alone
         /// (it is asked after every action), in step with `conditions`.
         public var hasFault: Bool {
             let causes = conditionCauses
-            return causes.store != nil || causes.gpio != nil || causes.alertUnsaved != nil || causes.timeUnknown
+            return causes.store != nil || causes.gpio != nil || causes.alertUnsaved != nil || causes.timeUnknown || causes.mqttFault
                 || (causes.alertUndelivered && (causes.alertRefusal != nil || checkIn.alert.settings?.canDeliver != true))
         }
 
@@ -181,6 +187,9 @@ public struct ConditionCauses: Equatable, Sendable {
     public var refusedUploads: [String]
     /// Heartbeats refused for good, checks not kept in step (`DeviceFeature.State.reachCauses`).
     public var reach: [String] = []
+    /// The MQTT broker's failure while it is away.
+    public var mqtt: String? = nil
+    public var mqttFault = false
 }
 
 extension DeviceCondition.Kind {

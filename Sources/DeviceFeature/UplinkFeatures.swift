@@ -18,6 +18,9 @@ extension DeviceFeature {
         public var healthchecksAlert: String
         /// The healthchecks instance whose management API keeps the device's checks.
         public var healthchecksSite: String
+        /// The MQTT broker ("mqtt://host:port") and the device's id on it.
+        public var mqttBroker = "MQTT broker"
+        public var mqttDeviceID = "lifesignal"
 
         public init(backend: String = "backend", healthchecksCheckIns: String = "healthchecks",
                     healthchecksHeartbeat: String = "healthchecks heartbeat", healthchecksAlert: String = "healthchecks alert",
@@ -45,8 +48,8 @@ struct UplinkFeatures {
     let healthchecksAlertUpload: UploadFeature<AlertRecord>?
     let healthchecksSync: HealthchecksSyncFeature?
     /// The device's own events (power, restarts) to the backend and to the healthchecks check-in check.
-    let eventUpload: UploadFeature<DeviceEvent>?
-    let healthchecksEventUpload: UploadFeature<DeviceEvent>?
+    let eventUpload: UploadFeature<PowerEvent>?
+    let healthchecksEventUpload: UploadFeature<PowerEvent>?
 
     /// Help alerts are urgent: their retries never wait longer than this, whatever `retry_max` says.
     static let longestAlertRetry = Duration.seconds(60)
@@ -71,7 +74,7 @@ struct UplinkFeatures {
             })
             pingListener = PingListenerFeature(uplink: backend, store: store.checkIns, clock: clock, backoff: backoff, random: random)
             settingsSync = SettingsSyncFeature(uplink: backend, store: store.checkIns)
-            eventUpload = UploadFeature(queue: store.eventQueue, request: Self.oneEvent(backend), clock: clock,
+            eventUpload = UploadFeature(queue: store.powerEventQueue, request: Self.oneEvent(backend), clock: clock,
                                         backoff: backoff, random: random, batchSize: 1)
         } else {
             (checkInUpload, alertUpload, pingResponseUpload, backendHeartbeat, pingListener, settingsSync) =
@@ -94,7 +97,7 @@ struct UplinkFeatures {
                               random: random, batchSize: 1)
             }
             healthchecksEventUpload = healthchecks.checkIns.map { client in
-                UploadFeature(queue: store.healthchecksEventQueue, request: Self.oneEvent(client), clock: clock,
+                UploadFeature(queue: store.healthchecksPowerEventQueue, request: Self.oneEvent(client), clock: clock,
                               backoff: .network(cap: settings.retryMax), random: random, batchSize: 1)
             }
             if let client = healthchecks.management, let management = settings.management {
@@ -114,7 +117,7 @@ struct UplinkFeatures {
     }
 
     /// One device event per request.
-    static func oneEvent(_ client: UplinkClient) -> @Sendable ([DeviceEvent]) async -> Result<UploadOutcome, UplinkFailure> {
+    static func oneEvent(_ client: UplinkClient) -> @Sendable ([PowerEvent]) async -> Result<UploadOutcome, UplinkFailure> {
         one(client.sendEvent)
     }
 
@@ -251,7 +254,7 @@ extension ActionCase where Parent == DeviceFeature.Action, Child == SettingsSync
                                          extract: { if case let .settingsSync(action) = $0 { action } else { nil } })
 }
 
-extension ActionCase where Parent == DeviceFeature.Action, Child == UploadFeature<DeviceEvent>.Action {
+extension ActionCase where Parent == DeviceFeature.Action, Child == UploadFeature<PowerEvent>.Action {
     static let eventUpload = ActionCase(embed: Parent.eventUpload,
                                         extract: { if case let .eventUpload(action) = $0 { action } else { nil } })
     static let healthchecksEventUpload = ActionCase(

@@ -9,6 +9,8 @@ public import GPIOClient
 public import GPIOSimulated
 import LinuxIO
 public import Logging
+import MQTTClient
+public import MQTTLive
 import UplinkClient
 public import UplinkLive
 
@@ -27,6 +29,8 @@ public struct LiveDevice: Sendable {
     public let simulator: SimulatedGPIO?
     /// The uplink's and healthchecks' HTTP threads, shut down at stop.
     public let transports: [CurlTransport]
+    /// The MQTT connection's thread (`[mqtt]`), ended at stop.
+    public var mqtt: MQTTConnection? = nil
 
     public static func make(_ configuration: DeviceConfiguration, logger: Logger,
                             sleep: (@Sendable (Duration) async throws -> Void)? = nil) throws(StartupError) -> LiveDevice {
@@ -47,7 +51,8 @@ public struct LiveDevice: Sendable {
         var transports: [CurlTransport] = []
         let backend = try makeBackend(configuration.uplink, transports: &transports)
         let healthchecks = try makeHealthchecks(configuration.healthchecks, clock: clock, transports: &transports)
-        let dependencies = DeviceDependencies(
+        let mqtt = try makeMQTT(configuration.mqtt)
+        var dependencies = DeviceDependencies(
             clock: clock,
             random: { Int64.random(in: $0) },
             newID: { CheckInID.random() },
@@ -60,12 +65,16 @@ public struct LiveDevice: Sendable {
                              && (configuration.schedule.daily != nil || configuration.quietHours != nil)),
             network: .live(logger: logger),
             timeZone: .live)
-        return LiveDevice(dependencies: dependencies, store: store, simulator: simulator, transports: transports)
+        dependencies.mqtt = mqtt.map { MQTTClient.live($0.connection, deviceID: $0.deviceID) }
+        var device = LiveDevice(dependencies: dependencies, store: store, simulator: simulator, transports: transports)
+        device.mqtt = mqtt?.connection
+        return device
     }
 
     /// Lets go of what `make` took: the HTTP threads (a request in flight is abandoned) and the
     /// store (a final checkpoint, then closed).
     public func close() async {
+        mqtt?.close()
         for transport in transports { transport.shutdown() }
         await store.close()
     }
@@ -160,6 +169,34 @@ extension LiveDevice {
             return transport
         } catch {
             throw .uplink(what, error)
+        }
+    }
+}
+
+extension LiveDevice {
+    // MARK: MQTT
+
+    /// The broker's connection for `[mqtt]`: the password file read (78 when it is unusable) and
+    /// libmosquitto loaded (69 when it is missing), so both fail at start-up, not at the first attempt.
+    static func makeMQTT(_ configuration: MQTTConfiguration?) throws(StartupError) -> (connection: MQTTConnection, deviceID: String)? {
+        guard let configuration else { return nil }
+        let deviceID = configuration.deviceID ?? MQTTDeviceID.derived()
+        let settings: MQTTConnectionSettings
+        do {
+            settings = try MQTTConnectionSettings(configuration, deviceID: deviceID)
+        } catch {
+            throw .config(error.message)
+        }
+        let library: LibMosquitto
+        do {
+            library = try LibMosquitto.shared()
+        } catch {
+            throw StartupError(exitCode: 69, "mqtt: \(error)")
+        }
+        do {
+            return (try MQTTConnection(settings: settings, library: library), deviceID)
+        } catch {
+            throw .system("mqtt: \(error)")
         }
     }
 }

@@ -9,7 +9,7 @@ extension StoreClients {
     /// the store thread (one hop there, one back) and opens the database first if it is not open,
     /// so a store that could not be opened is retried by whatever touches it next.
     public static func live(_ owner: CheckInStoreOwner) -> StoreClients {
-        StoreClients(
+        var clients = StoreClients(
             checkIns: CheckInStoreClient(
                 record: { new throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.record(new) } },
                 history: { limit throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.history(limit: limit) } },
@@ -75,21 +75,34 @@ extension StoreClients {
                 refusedCount: { 0 }),
             healthchecksQueue: .deliveries(to: healthchecksTarget, owner),
             healthchecksAlertQueue: .alertDeliveries(to: healthchecksAlertTarget, owner))
-        .withDeviceEvents(owner)
+        clients.deviceEvents = DeviceEventStoreClient(append: { event throws(StoreFailure) in
+            try await owner.perform { database throws(StoreFailure) in try database.appendDeviceEvent(event) }
+        })
+        clients.deviceEventQueue = UploadQueueClient(
+            pending: { limit throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingDeviceEvents(limit: limit) } },
+            markUploaded: { ids, _ throws(StoreFailure) in
+                try await owner.perform { database throws(StoreFailure) in try database.removeDeviceEvents(ids: ids) }
+            },
+            depth: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.deviceEventCount() } },
+            // The broker takes a message or not: nothing is refused by id.
+            markRefused: { _ in 0 },
+            refused: { _ in [] },
+            refusedCount: { 0 })
+        return clients.withPowerEvents(owner)
     }
 
-    /// The device's own events, their queues and the run's mark.
-    func withDeviceEvents(_ owner: CheckInStoreOwner) -> StoreClients {
+    /// The device's own power events, their queues and the run's mark.
+    func withPowerEvents(_ owner: CheckInStoreOwner) -> StoreClients {
         var clients = self
-        clients.events = DeviceEventStoreClient(
-            record: { event throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.recordEvent(event) } },
-            recent: { limit throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.events(limit: limit) } },
+        clients.powerEvents = PowerEventStoreClient(
+            record: { event throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.recordPowerEvent(event) } },
+            recent: { limit throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.powerEvents(limit: limit) } },
             markRunStarted: { now throws(StoreFailure) in
                 try await owner.perform { database throws(StoreFailure) in try database.markRunStarted(now) }
             },
             markRunStopped: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.markRunStopped() } })
-        clients.eventQueue = .events(to: .backend, owner)
-        clients.healthchecksEventQueue = .events(to: .healthchecks, owner)
+        clients.powerEventQueue = .powerEvents(to: .backend, owner)
+        clients.healthchecksPowerEventQueue = .powerEvents(to: .healthchecks, owner)
         return clients
     }
 
@@ -174,12 +187,12 @@ final class TargetRegistration: Sendable {
     }
 }
 
-extension UploadQueueClient where Item == DeviceEvent {
+extension UploadQueueClient where Item == PowerEvent {
     /// The device's events still to be delivered to `target`; an event is taken or not as a whole.
-    static func events(to target: CheckInDatabase.EventTarget, _ owner: CheckInStoreOwner) -> UploadQueueClient {
+    static func powerEvents(to target: CheckInDatabase.EventTarget, _ owner: CheckInStoreOwner) -> UploadQueueClient {
         UploadQueueClient(
             pending: { limit throws(StoreFailure) in
-                try await owner.perform { database throws(StoreFailure) in try database.events(limit: limit, pendingFor: target) }
+                try await owner.perform { database throws(StoreFailure) in try database.powerEvents(limit: limit, pendingFor: target) }
             },
             markUploaded: { ids, time throws(StoreFailure) in
                 try await owner.perform { database throws(StoreFailure) in try database.markEventsDelivered(ids: ids, to: target, at: time) }

@@ -149,7 +149,10 @@ public enum Daemon {
         for (name, start, stop, configured) in uplinkParts where configured {
             services.append(.init(service: FeatureService(name: name, store: store, start: start, stop: stop)))
         }
-        if configuration.uplink != nil || configuration.healthchecks != nil {
+        if state.mqtt != nil {
+            services.append(.init(service: MQTTService(store: store)))
+        }
+        if configuration.uplink != nil || configuration.healthchecks != nil || configuration.mqtt != nil {
             services.append(.init(service: FeatureService(name: "network", store: store, start: .watchNetwork, stop: nil)))
         }
         if let simulator = resources.simulator, wantsTerminal(configuration) {
@@ -162,6 +165,7 @@ public enum Daemon {
             "store": "\(configuration.storePath)", "socket": "\(configuration.controlSocket)",
             "gpio": "\(configuration.gpio.backend.rawValue)",
             "uplink": "\(configuration.uplink?.url ?? "none (offline device)")",
+            "mqtt": "\(state.mqtt.map { "\($0.broker) as \($0.identity.baseTopic)" } ?? "none")",
         ]
         services.append(.init(
             service: ControlSocketService(server: device.control, ready: isReady,

@@ -30,12 +30,16 @@ public final class Device {
     public init(configuration: DeviceConfiguration, dependencies: DeviceDependencies, logger: Logger,
                 simulatePress: (@Sendable (Duration) async -> Void)?, simulator: SimulatedGPIO? = nil) {
         self.configuration = configuration
-        let endpoints = DeviceFeature.Endpoints(
+        var endpoints = DeviceFeature.Endpoints(
             backend: dependencies.backend?.endpoint ?? "backend",
             healthchecksCheckIns: dependencies.healthchecks?.checkIns?.endpoint ?? "healthchecks",
             healthchecksHeartbeat: dependencies.healthchecks?.heartbeat?.endpoint ?? "healthchecks heartbeat",
             healthchecksAlert: dependencies.healthchecks?.alert?.endpoint ?? "healthchecks alert",
             healthchecksSite: dependencies.healthchecks?.management?.endpoint ?? "healthchecks")
+        if let mqtt = dependencies.mqtt {
+            endpoints.mqttBroker = mqtt.broker
+            endpoints.mqttDeviceID = mqtt.deviceID
+        }
         store = Store(
             initialState: DeviceFeature.initialState(configuration, chipDescription: dependencies.gpio.chipDescription,
                                                      endpoints: endpoints),

@@ -35,4 +35,6 @@ public enum Indicator: String, Hashable, Sendable, CaseIterable, Codable {
     case away
     /// Running on battery (the mains power is off) and nothing else needs doing.
     case onBattery = "on_battery"
+    /// Someone asked the device to show where it is (Home Assistant's identify button), for a few seconds.
+    case identify
 }

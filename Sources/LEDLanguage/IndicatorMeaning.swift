@@ -20,6 +20,7 @@ extension Indicator {
         case .lastChance: "the deadline has passed: press now, before anyone is told"
         case .away: "away mode: nothing is asked until it ends"
         case .onBattery: "running on battery: the mains power is off"
+        case .identify: "someone asked the device to show where it is (for 10 s): nothing to do"
         }
     }
 
@@ -30,7 +31,7 @@ extension Indicator {
         case .overdue, .lastChance, .fault, .alertCancelWindow: .urgent
         case .reminder, .reminderNotUploaded, .neverCheckedIn, .pingPending, .alertSending: .attention
         case .checkedIn, .checkedInNotUploaded, .away, .onBattery, .alertDelivered, .starting: .calm
-        case .acknowledged, .longPress: .moment
+        case .acknowledged, .longPress, .identify: .moment
         }
     }
 

@@ -10,7 +10,7 @@ public enum LEDCard {
     public static let order: [Indicator] = [
         .checkedIn, .reminder, .lastChance, .overdue, .acknowledged, .neverCheckedIn, .pingPending,
         .alertCancelWindow, .alertSending, .alertDelivered, .longPress, .fault, .away, .onBattery,
-        .checkedInNotUploaded, .reminderNotUploaded, .starting,
+        .checkedInNotUploaded, .reminderNotUploaded, .identify, .starting,
     ]
 
     /// Characters per line of a meaning; every meaning fits in two lines (a test checks it).

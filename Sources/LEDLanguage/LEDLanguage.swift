@@ -83,6 +83,27 @@ public struct LEDLanguage: Hashable, Sendable {
             // Calm: green winks once every 3 s (away), or blinks slowly (on battery, nothing to do).
             .away: LEDPattern(["green": .blink(on: .milliseconds(100), off: .milliseconds(2900))]),
             .onBattery: LEDPattern(["green": .blink(on: .milliseconds(1000), off: .milliseconds(1000))]),
+            .identify: identifyPattern(over: ["green", "amber", "red"]),
         ]
     )
+
+    /// A light running along the LEDs in order (green → amber → red on the standard board): unlike
+    /// any status, and unmistakably "this one". A board with other LEDs gets the same over its own,
+    /// so a config written before identify existed still describes every indicator. A single LED
+    /// flickers.
+    public static func identifyPattern(over leds: [String]) -> LEDPattern {
+        let step = Duration.milliseconds(150)
+        guard leds.count > 1 else {
+            return LEDPattern(Dictionary(uniqueKeysWithValues: leds.map { ($0, Waveform.blink(on: .milliseconds(50), off: .milliseconds(50))) }))
+        }
+        var waveforms: [String: Waveform] = [:]
+        for (index, led) in leds.enumerated() {
+            var steps: [(Bool, Duration)] = []
+            if index > 0 { steps.append((false, step * index)) }
+            steps.append((true, step))
+            if index < leds.count - 1 { steps.append((false, step * (leds.count - 1 - index))) }
+            waveforms[led] = .cycle(steps)
+        }
+        return LEDPattern(waveforms)
+    }
 }

@@ -48,8 +48,18 @@ public final class WallClockMonitor: Sendable {
             throw error
         }
         try monitor.arm()
-        try monitor.loop.start(name: "wall-clock") {
-            monitor.run(synchronization: synchronization, check: unsynchronizedCheck, onChange: onChange)
+        // The watch and the first reading are in place before this returns, so a change made after
+        // it is never missed (the thread may start a little later).
+        let flagWatch = FlagDirectoryWatch(synchronization.flagDirectory)
+        let synchronized = synchronization.isSynchronized()
+        do {
+            try monitor.loop.start(name: "wall-clock") {
+                monitor.run(synchronization: synchronization, initially: synchronized, flagWatch: flagWatch,
+                            check: unsynchronizedCheck, onChange: onChange)
+            }
+        } catch {
+            flagWatch?.close()
+            throw error
         }
         return monitor
     }
@@ -78,9 +88,9 @@ public final class WallClockMonitor: Sendable {
         }
     }
 
-    private func run(synchronization: WallClockSynchronization, check: Duration, onChange: @Sendable () -> Void) {
-        var wasSynchronized = synchronization.isSynchronized()
-        let flagWatch = FlagDirectoryWatch(synchronization.flagDirectory)
+    private func run(synchronization: WallClockSynchronization, initially synchronized: Bool, flagWatch: FlagDirectoryWatch?,
+                     check: Duration, onChange: @Sendable () -> Void) {
+        var wasSynchronized = synchronized
         defer { flagWatch?.close() }
         var descriptors = [pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: loop.wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
@@ -123,7 +133,7 @@ public final class WallClockMonitor: Sendable {
 /// inotify on the directory where an NTP client drops its "synchronised" flag file, so its
 /// appearance wakes the monitor at once. Nothing is watched when the directory does not exist (no
 /// such client on this machine): then the kernel's state is looked at on the backoff alone.
-private struct FlagDirectoryWatch {
+private struct FlagDirectoryWatch: Sendable {
     let descriptor: Int32
 
     init?(_ directory: String?) {

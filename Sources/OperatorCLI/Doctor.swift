@@ -16,9 +16,10 @@ struct Doctor: ParsableCommand {
             ([uplink]) accepts the device's token (token file readable, not \
             world-readable, GET /v1/settings answered); the device's own healthchecks checks exist \
             with the timeout and grace its settings ask for (with [healthchecks] api_key_file); \
-            someone is told of a missed check-in and of a long press; the daemon answers on its \
-            control socket, on real GPIO if it is the installed service. Run it as root (sudo) to \
-            see everything the service sees.
+            with [mqtt], libmosquitto loads and the broker accepts the device's credentials and a \
+            message on its own topic; someone is told of a missed check-in and of a long press; the \
+            daemon answers on its control socket, on real GPIO if it is the installed service. Run it \
+            as root (sudo) to see everything the service sees.
 
             --send-test adds a test entry to each healthchecks check's log (check-in, heartbeat, \
             alert): it shows the whole way to the check works, and changes no check's state, so \
@@ -74,6 +75,7 @@ struct Doctor: ParsableCommand {
                 CheckInSettings(interval: .seconds(status.settings.intervalSeconds), reminder: .seconds(status.settings.reminderSeconds))
             }
             findings += UplinkProbe.check(configuration, sendTest: sendTest, settings: settings)
+            findings += MQTTProbe.check(configuration)
             findings += reach(configuration)
             findings += installedService(configuration, status: status, unitFiles: unitFiles)
             findings.append(daemonFinding)
@@ -110,6 +112,9 @@ struct Doctor: ParsableCommand {
             names.append(alerts ? "the healthchecks alert check" : "the healthchecks check-in check")
         }
         if configuration.uplink != nil { names.append("the backend") }
+        if !alerts, configuration.mqtt != nil {
+            names.append("the MQTT broker (the overdue sensor; someone is told only if a Home Assistant automation does it)")
+        }
         return names.joined(separator: " and ")
     }
 

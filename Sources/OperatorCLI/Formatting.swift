@@ -61,6 +61,7 @@ enum Formatting {
         if let alert = status.alert { lines.append(contentsOf: Self.alert(alert)) }
         lines.append(contentsOf: dailyLife(status))
         if let pings = status.pings, !pings.pending.isEmpty { lines.append(pendingPings(pings)) }
+        if let mqtt = status.mqtt { lines.append(contentsOf: Self.mqtt(mqtt)) }
         if !status.wallClockSynchronized { lines.append("Note: the wall clock is not synchronised (no NTP yet)") }
         return lines.joined(separator: "\n")
     }
@@ -135,6 +136,27 @@ enum Formatting {
         }
         if let retry = report.nextRetry { lines.append("  next attempt: \(localTime(retry))") }
         if let heartbeat = report.heartbeat { lines.append(Self.heartbeat(heartbeat)) }
+        return lines
+    }
+
+    /// The MQTT broker's lines for `status`.
+    static func mqtt(_ report: MQTTReport) -> [String] {
+        let state = switch report.state {
+        case "connected": "connected" + (report.lastConnected.map { " since \(localTime($0))" } ?? "")
+        case "waiting_to_retry": "NOT connected" + (report.nextRetry.map { ", next attempt \(localTime($0))" } ?? "")
+        case "connecting": "connecting"
+        default: report.state.replacingUnderscores()
+        }
+        var lines = ["MQTT: \(report.broker) · \(state) · device \(report.deviceID) on \(report.baseTopic)"]
+        if let error = report.lastError, report.state != "connected" {
+            lines.append("  last attempt failed (\(report.consecutiveFailures) in a row): \(error)")
+        }
+        lines.append("  events: \(report.eventsWaiting) waiting for the broker, \(report.eventsPublishedSinceStart) published since start")
+        if report.commandsAccepted + report.commandsRefused > 0 {
+            lines.append("  commands: \(report.commandsAccepted) carried out, \(report.commandsRefused) refused"
+                         + (report.lastRefusal.map { " (last: \($0))" } ?? ""))
+        }
+        if let problem = report.subscriptionProblem { lines.append("  commands cannot arrive: \(problem)") }
         return lines
     }
 

@@ -12,13 +12,13 @@ public import DeviceClock
 /// clean stop (SIGTERM, a low battery). A mark still set at the next start is an unexpected restart
 /// (a power cut without a battery, a crash, SIGKILL).
 public struct PowerFeature: Reducer {
-    public var store: DeviceEventStoreClient
+    public var store: PowerEventStoreClient
     public var clock: DeviceClock
     public var newID: @Sendable () -> CheckInID
     /// After a low battery is stored: a moment for the event to go out before the daemon stops.
     public var lowBatteryStopDelay: Duration
 
-    public init(store: DeviceEventStoreClient, clock: DeviceClock, newID: @escaping @Sendable () -> CheckInID,
+    public init(store: PowerEventStoreClient, clock: DeviceClock, newID: @escaping @Sendable () -> CheckInID,
                 lowBatteryStopDelay: Duration = .seconds(10)) {
         self.store = store
         self.clock = clock
@@ -37,10 +37,10 @@ public struct PowerFeature: Reducer {
         public var onBatterySince: WallTime?
         public var lowBattery = false
         /// Events not stored yet, oldest first: kept until a write succeeds.
-        public var unsaved: [DeviceEvent] = []
+        public var unsaved: [PowerEvent] = []
         public var isStoring = false
         /// The events of this run, newest last (at most `recentLimit`).
-        public var recent: [DeviceEvent] = []
+        public var recent: [PowerEvent] = []
         public var isRunning = false
         /// The store holds this run's mark (set at start).
         public var runMarked = false
@@ -65,7 +65,7 @@ public struct PowerFeature: Reducer {
         /// The mains or low-battery line's level (when the lines are requested, then on each change).
         case mainsChanged(present: Bool)
         case lowBatteryChanged(low: Bool)
-        case eventStored(Result<DeviceEvent, StoreFailure>)
+        case eventStored(Result<PowerEvent, StoreFailure>)
         /// The store writes again: events that waited are stored now.
         case storeWritable
         /// The low battery's event had its moment to go out: stop.
@@ -78,7 +78,7 @@ public struct PowerFeature: Reducer {
 
         public enum Delegate: Equatable, Sendable {
             /// Stored: send it to every target.
-            case eventStored(DeviceEvent)
+            case eventStored(PowerEvent)
             case storeFailed(StoreFailure)
             /// The battery is about to run out: stop the daemon cleanly (checkpoint, close).
             case stopRequested
@@ -191,8 +191,8 @@ public struct PowerFeature: Reducer {
     }
 
     /// A new event: kept until stored, stored in order.
-    private func add(_ kind: DeviceEventKind, detail: String, _ state: inout State) -> Effect<Action> {
-        state.unsaved.append(DeviceEvent(id: newID(), at: clock.now(), kind: kind, detail: detail))
+    private func add(_ kind: PowerEventKind, detail: String, _ state: inout State) -> Effect<Action> {
+        state.unsaved.append(PowerEvent(id: newID(), at: clock.now(), kind: kind, detail: detail))
         return storeNext(&state)
     }
 

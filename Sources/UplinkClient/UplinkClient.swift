@@ -36,7 +36,7 @@ public struct UplinkClient: Sendable {
     public var sendHeartbeat: @Sendable (DeviceHeartbeat) async -> Result<Void, UplinkFailure>
     /// Tells the target about one of the device's own events (power, a restart): `POST /v1/events`
     /// on the backend, a `/log` entry on a healthchecks check. Returns the ids it acknowledged.
-    public var sendEvent: @Sendable (DeviceEvent) async -> Result<[CheckInID], UplinkFailure> = { _ in
+    public var sendEvent: @Sendable (PowerEvent) async -> Result<[CheckInID], UplinkFailure> = { _ in
         .failure(UplinkFailure(.permanent, "device events are not available on this uplink"))
     }
 
@@ -102,7 +102,7 @@ extension UplinkClient {
     }
 
     /// This client, sending device events with `send`.
-    public func withSendEvent(_ send: @escaping @Sendable (DeviceEvent) async -> Result<[CheckInID], UplinkFailure>) -> UplinkClient {
+    public func withSendEvent(_ send: @escaping @Sendable (PowerEvent) async -> Result<[CheckInID], UplinkFailure>) -> UplinkClient {
         var client = self
         client.sendEvent = send
         return client

@@ -56,7 +56,7 @@ extension UplinkClient {
     }
 
     /// A device event as the check's event log shows it.
-    static func eventBody(_ event: DeviceEvent) -> String {
+    static func eventBody(_ event: PowerEvent) -> String {
         "LifeSignal device: \(event.summary)\n"
             + "at: \(event.at.wall.iso8601)" + (event.at.wallClockSynchronized ? "\n" : " (clock not synchronised)\n")
             + "event: \(event.kind.rawValue) \(event.id)\n"

@@ -1,5 +1,5 @@
 import CCurl
-import Glibc
+import LinuxIO
 
 /// libcurl, loaded at run time with `dlopen`, and the table of the functions the uplink calls.
 ///
@@ -12,7 +12,7 @@ public final class LibCurl: @unchecked Sendable {  // immutable after init: a ha
     /// The soname of libcurl 4 (Debian package libcurl4), the only ABI the uplink is written for.
     public static let soname = "libcurl.so.4"
 
-    private let library: UnsafeMutableRawPointer
+    private let library: DynamicLibrary
     let globalInit: lifesignal_curl_global_init_fn
     let version: lifesignal_curl_version_fn
     let easyInit: lifesignal_curl_easy_init_fn
@@ -56,47 +56,35 @@ public final class LibCurl: @unchecked Sendable {  // immutable after init: a ha
     /// Opens `soname` and resolves every function of the table; nothing is called yet. A missing
     /// library or function is an error naming it, never a crash at the first request.
     public static func load(soname: String = soname) throws(LibCurlUnavailable) -> LibCurl {
-        _ = dlerror()
-        guard let library = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
-            throw LibCurlUnavailable(library: soname, step: .open, reason: lastLoaderError())
-        }
         do {
-            return try LibCurl(library: library, soname: soname)
+            return try LibCurl(library: DynamicLibrary.open(soname))
         } catch {
-            dlclose(library)
-            throw error
+            throw LibCurlUnavailable(error)
         }
     }
 
-    private init(library: UnsafeMutableRawPointer, soname: String) throws(LibCurlUnavailable) {
-        func resolve<Function>(_ name: String) throws(LibCurlUnavailable) -> Function {
-            _ = dlerror()
-            guard let address = dlsym(library, name) else {
-                throw LibCurlUnavailable(library: soname, step: .function(name), reason: lastLoaderError())
-            }
-            return unsafeBitCast(address, to: Function.self)
-        }
+    private init(library: DynamicLibrary) throws(DynamicLibraryError) {
         self.library = library
-        globalInit = try resolve("curl_global_init")
-        version = try resolve("curl_version")
-        easyInit = try resolve("curl_easy_init")
-        easyCleanup = try resolve("curl_easy_cleanup")
-        easyReset = try resolve("curl_easy_reset")
-        easySetopt = try resolve("curl_easy_setopt")
-        easyGetinfo = try resolve("curl_easy_getinfo")
-        easyStrerror = try resolve("curl_easy_strerror")
-        slistAppend = try resolve("curl_slist_append")
-        slistFreeAll = try resolve("curl_slist_free_all")
-        multiInit = try resolve("curl_multi_init")
-        multiCleanup = try resolve("curl_multi_cleanup")
-        multiAddHandle = try resolve("curl_multi_add_handle")
-        multiRemoveHandle = try resolve("curl_multi_remove_handle")
-        multiPerform = try resolve("curl_multi_perform")
-        multiTimeout = try resolve("curl_multi_timeout")
-        multiPoll = try resolve("curl_multi_poll")
-        multiWakeup = try resolve("curl_multi_wakeup")
-        multiInfoRead = try resolve("curl_multi_info_read")
-        multiStrerror = try resolve("curl_multi_strerror")
+        globalInit = try library.function("curl_global_init")
+        version = try library.function("curl_version")
+        easyInit = try library.function("curl_easy_init")
+        easyCleanup = try library.function("curl_easy_cleanup")
+        easyReset = try library.function("curl_easy_reset")
+        easySetopt = try library.function("curl_easy_setopt")
+        easyGetinfo = try library.function("curl_easy_getinfo")
+        easyStrerror = try library.function("curl_easy_strerror")
+        slistAppend = try library.function("curl_slist_append")
+        slistFreeAll = try library.function("curl_slist_free_all")
+        multiInit = try library.function("curl_multi_init")
+        multiCleanup = try library.function("curl_multi_cleanup")
+        multiAddHandle = try library.function("curl_multi_add_handle")
+        multiRemoveHandle = try library.function("curl_multi_remove_handle")
+        multiPerform = try library.function("curl_multi_perform")
+        multiTimeout = try library.function("curl_multi_timeout")
+        multiPoll = try library.function("curl_multi_poll")
+        multiWakeup = try library.function("curl_multi_wakeup")
+        multiInfoRead = try library.function("curl_multi_info_read")
+        multiStrerror = try library.function("curl_multi_strerror")
     }
 
     /// libcurl's version and its TLS library, e.g. "libcurl/7.88.1 OpenSSL/3.0.15 zlib/1.2.13 …".
@@ -112,16 +100,6 @@ public final class LibCurl: @unchecked Sendable {  // immutable after init: a ha
     private func text(_ string: UnsafePointer<CChar>?) -> String {
         string.map { String(cString: $0) } ?? "(no message)"
     }
-
-    deinit {
-        // Only a library loaded by `load` and dropped again (tests) gets here; `shared` never ends.
-        dlclose(library)
-    }
-}
-
-/// The loader's message for the last failed dlopen/dlsym.
-private func lastLoaderError() -> String {
-    dlerror().map { String(cString: $0) } ?? "no reason given"
 }
 
 /// libcurl could not be loaded or set up: the uplink cannot run on this system as installed.
@@ -139,6 +117,20 @@ public struct LibCurlUnavailable: Error, Hashable, Sendable, CustomStringConvert
     public var step: Step
     /// The dynamic loader's or libcurl's own message.
     public var reason: String
+
+    public init(library: String, step: Step, reason: String) {
+        self.library = library
+        self.step = step
+        self.reason = reason
+    }
+
+    init(_ error: DynamicLibraryError) {
+        let step: Step = switch error.step {
+        case .open: .open
+        case let .function(name): .function(name)
+        }
+        self.init(library: error.library, step: step, reason: error.reason)
+    }
 
     public var description: String {
         let fix = "the uplink ([uplink], [healthchecks]) needs libcurl: install the Debian package libcurl4 "

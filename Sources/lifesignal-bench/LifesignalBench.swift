@@ -83,6 +83,9 @@ final class Bench {
         if options.phases.contains("idle-connections") {
             try idleConnections()
         }
+        if options.phases.contains("mqtt") {
+            try mqttPhase()
+        }
         if options.phases.contains("sizes") {
             binarySizes()
         }
@@ -231,6 +234,8 @@ final class Bench {
         let gone = Set(switchesBefore.map(\.tid)).subtracting(switchesAfter.map(\.tid))
         let perMinute = Double(total) * 60 / Double(seconds)
         print("wake-ups (context switches, all threads): \(total) in \(seconds) s = \(format(perMinute)) per minute")
+        print("target: 0 per idle hour apart from phase boundaries and configured heartbeats (none fall in this window): "
+              + "\(total == 0 ? "met" : "\(total * 3600 / seconds) per hour scaled")")
         print("per thread: \(perThread.joined(separator: ", "))\(gone.isEmpty ? "" : "; \(gone.count) thread(s) ended meanwhile")")
         let written = writtenAfter - writtenBefore
         print("bytes written while idle: \(written) in \(seconds) s = \(written * 3600 / seconds) per idle hour (scaled)")

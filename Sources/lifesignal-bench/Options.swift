@@ -18,14 +18,17 @@ struct Options {
     var referenceScript: String?
     /// TOML appended to the daemon's config in the daemon phases (a device with more configured).
     var extraConfig: String?
-    var phases: Set<String> = ["ready", "idle", "check-ins", "presses", "backlog", "uplink", "idle-connections", "sizes"]
+    /// The mqtt phase: the daemon's [mqtt] keep_alive in seconds, and check-ins timed against each broker.
+    var mqttKeepAlive = 60
+    var mqttCheckIns = 1000
+    var phases: Set<String> = ["ready", "idle", "check-ins", "presses", "backlog", "uplink", "idle-connections", "mqtt", "sizes"]
 
     static let usage = """
         usage: lifesignal-bench [--binaries DIR] [--presses N] [--check-ins N] [--memory-every N] [--idle-seconds S]
                                 [--ready-runs N] [--backlog N] [--batch-size N] [--status-interval MS]
                                 [--idle-connections N] [--status-requests N] [--work-dir DIR]
-                                [--reference-python PYTHON --reference-script FILE] [--extra-config FILE]
-                                [--phases ready,idle,check-ins,presses,backlog,uplink,idle-connections,sizes]
+                                [--reference-python PYTHON --reference-script FILE] [--mqtt-keep-alive S] [--mqtt-check-ins N]
+                                [--extra-config FILE] [--phases ready,idle,check-ins,presses,backlog,uplink,idle-connections,mqtt,sizes]
           --binaries     folder with the lifesignald to measure (default: this program's folder)
           --memory-every print resident memory after every N check-ins (default 5000): the growth curve
           --backlog      rows queued for the backlog phase (default 100000); --batch-size its [uplink] batch_size;
@@ -36,6 +39,8 @@ struct Options {
           --work-dir     where the temporary store goes; must be a real disk (not tmpfs) for write figures
           --reference-python, --reference-script  the presses phase also runs this reference program
                          (scripts/reference/press-reference.py, gpiozero + sqlite3) and prints the ratios
+          --mqtt-keep-alive  the mqtt phase's [mqtt] keep_alive in seconds (default 60); --mqtt-check-ins N
+                         check-ins timed with the broker connected and with one that never answers (default 1000)
           Set LIFESIGNAL_EXECUTOR=dispatch to measure with the runtime's Dispatch executors instead.
         """
 
@@ -65,6 +70,8 @@ struct Options {
             case "--reference-python": referencePython = value
             case "--reference-script": referenceScript = value
             case "--extra-config": extraConfig = value
+            case "--mqtt-keep-alive": mqttKeepAlive = try number()
+            case "--mqtt-check-ins": mqttCheckIns = try number()
             case "--phases": phases = Set(value.split(separator: ",").map(String.init))
             default: throw UsageError("unknown option \(argument)\n\(Self.usage)")
             }

@@ -26,8 +26,9 @@ struct DaemonArguments: Equatable {
 
         Exit codes: 0 stopped cleanly; 64 wrong arguments; 78 configuration error (fix the file; do
         not restart); 69 GPIO line unavailable (wrong name, busy, no permission; a missing chip is
-        waited for) or libcurl missing for [uplink]/[healthchecks] (package libcurl4); 71 OS resource
-        (control socket) failed; 70 internal error. See lifesignald(8).
+        waited for), libcurl missing for [uplink]/[healthchecks] (package libcurl4) or libmosquitto
+        for [mqtt] (package libmosquitto1); 71 OS resource (control socket) failed; 70 internal error.
+        See lifesignald(8).
         """
 
     /// Parses `arguments` (without the program's name). The error says which argument is wrong.

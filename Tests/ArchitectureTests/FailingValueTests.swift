@@ -6,7 +6,7 @@ import XCTest
 final class FailingValueTests: XCTestCase {
     func testEveryClientInterfaceHasAFailingValue() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources").standardized
-        let interfaceModules = ["DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient", "DeviceFeature"]
+        let interfaceModules = ["DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient", "MQTTClient", "DeviceFeature"]
         var clients: [String] = []
         for module in interfaceModules {
             let folder = sources.appendingPathComponent(module)

@@ -6,12 +6,14 @@ import XCTest
 final class PureModuleTests: XCTestCase {
     static let pureModules = ["ComposableCore", "Backoff", "CheckInModels", "CheckInFeature", "NotificationsFeature",
                               "UploadFeature", "HeartbeatFeature", "PingListenerFeature", "SettingsSyncFeature", "LEDLanguage",
-                              "HealthchecksSyncFeature", "ConfigFile", "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient"]
+                              "HealthchecksSyncFeature", "ConfigFile", "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient",
+                              "MQTTClient", "MQTTFeature"]
     static let allowedImports: Set<String> = [
         "Backoff",
         "ComposableCore", "CheckInModels", "CheckInFeature", "NotificationsFeature", "UploadFeature", "HeartbeatFeature",
         "PingListenerFeature", "SettingsSyncFeature", "HealthchecksSyncFeature", "LEDLanguage", "ConfigFile",
         "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient", "Synchronization",
+        "MQTTClient", "MQTTFeature",
     ]
 
     func testPureModulesImportOnlyPureModules() throws {

@@ -166,8 +166,8 @@ final class NotificationStoreTests: XCTestCase {
         do {
             let connection = try Connection(path: path)
             for table in ["notifications", "notification_changes", "notification_settings", "pings", "ping_responses", "alerts",
-                          "deliveries", "delivery_targets", "alert_deliveries", "alert_delivery_targets", "away_periods", "device_events",
-                          "run_mark"] {
+                          "deliveries", "delivery_targets", "alert_deliveries", "alert_delivery_targets", "mqtt_events", "away_periods",
+                          "power_events", "run_mark"] {
                 try connection.execute("DROP TABLE \(table)")
             }
             try connection.execute("ALTER TABLE check_ins DROP COLUMN upload_rejection")
@@ -179,7 +179,7 @@ final class NotificationStoreTests: XCTestCase {
         let history = try await migrated.history(limit: 10)
         XCTAssertEqual(history, [recorded])
         let version = try await migrated.pragma("user_version")
-        XCTAssertEqual(version, "7")
+        XCTAssertEqual(version, "8")
         let snapshot = try await migrated.notificationSnapshot()
         XCTAssertEqual(snapshot, NotificationSnapshot(notifications: [], preferences: NotificationPreferences(), pendingChangeCount: 0))
     }

@@ -92,7 +92,10 @@ final class DeviceConfigurationTests: XCTestCase {
                     checkInURL: "https://hc-ping.com/00000000-0000-4000-8000-000000000000",
                     heartbeatURL: "https://hc-ping.com/00000000-0000-4000-8000-000000000001",
                     alertURL: "https://hc-ping.com/00000000-0000-4000-8000-000000000002"))
+            XCTAssertEqual(configuration.mqtt, MQTTConfiguration(host: "homeassistant.local", username: "lifesignal",
+                                                                 passwordFile: "/etc/lifesignal/mqtt-password"))
             let defaults = try loaded(nil)
+            configuration.mqtt = nil
             configuration.configuredSettings = nil
             configuration.storePath = defaults.storePath
             configuration.controlSocket = defaults.controlSocket
@@ -399,7 +402,7 @@ final class DeviceConfigurationTests: XCTestCase {
             period = "8h"
             """), [
                 "/etc/lifesignal/lifesignald.toml:1:1: buton: unknown table [buton]; known tables are check_in, button, gpio, "
-                    + "leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert, healthchecks, away, "
+                    + "leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert, healthchecks, mqtt, away, "
                     + "quiet_hours, buzzer, power; did you mean 'button'?",
                 "/etc/lifesignal/lifesignald.toml:4:1: button.debounse: unknown key; [button] may contain debounce, long_press, "
                     + "line, active_low, bias; did you mean 'debounce'?",
@@ -407,7 +410,8 @@ final class DeviceConfigurationTests: XCTestCase {
                     + "active_low; did you mean 'colour'?",
                 "/etc/lifesignal/lifesignald.toml:7:1: patterns.checkedin: unknown indicator 'checkedin'; indicators are starting, "
                     + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press, ping_pending, "
-                    + "alert_cancel_window, alert_sending, alert_delivered, checked_in_not_uploaded, reminder_not_uploaded, last_chance, away, on_battery; "
+                    + "alert_cancel_window, alert_sending, alert_delivered, checked_in_not_uploaded, reminder_not_uploaded, last_chance, away, on_battery, "
+                    + "identify; "
                     + "did you mean 'checked_in'?",
                 "/etc/lifesignal/lifesignald.toml:8:1: leds.gren: there is no LED 'gren' in leds.order (green, amber, red); "
                     + "add it to leds.order or remove this table; did you mean 'green'?",
@@ -421,7 +425,7 @@ final class DeviceConfigurationTests: XCTestCase {
             "/etc/lifesignal/lifesignald.toml:1:1: interval: every key must be under a [table] header; put it under [check_in]",
             "/etc/lifesignal/lifesignald.toml:2:1: levl: every key must be under a [table] header; did you mean 'log.level'?",
             "/etc/lifesignal/lifesignald.toml:3:1: leds.green.extra: unknown table [leds.green.extra]; tables are check_in, "
-                + "button, gpio, leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert, healthchecks, "
+                + "button, gpio, leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert, healthchecks, mqtt, "
                 + "away, quiet_hours, buzzer, power, leds.<LED name> "
                 + "and patterns.<indicator>",
         ])
@@ -526,6 +530,8 @@ final class DeviceConfigurationTests: XCTestCase {
             red = "150ms on, 150ms off"
             """)
         XCTAssertEqual(configuration.ledLanguage.leds.map(\.name), ["green", "red"])
+        // A config from before identify existed: identify runs along the LEDs there are.
+        XCTAssertEqual(configuration.ledLanguage.pattern(for: .identify), LEDLanguage.identifyPattern(over: ["green", "red"]))
     }
 
     func testPatternsNamingUnknownLEDsOrIndicatorsOrBadWaveforms() {
@@ -556,7 +562,8 @@ final class DeviceConfigurationTests: XCTestCase {
                     + "\"500ms on, 500ms off\"; found the integer 1",
                 "/etc/lifesignal/lifesignald.toml:10:1: patterns.sleeping: unknown indicator 'sleeping'; indicators are starting, "
                     + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press, ping_pending, "
-                    + "alert_cancel_window, alert_sending, alert_delivered, checked_in_not_uploaded, reminder_not_uploaded, last_chance, away, on_battery",
+                    + "alert_cancel_window, alert_sending, alert_delivered, checked_in_not_uploaded, reminder_not_uploaded, last_chance, away, on_battery, "
+                    + "identify",
             ])
     }
 

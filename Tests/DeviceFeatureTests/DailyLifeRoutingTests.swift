@@ -54,7 +54,7 @@ final class DailyLifeRoutingTests: DeviceTestCase {
         let store = TestStore(initialState: DeviceFeature.initialState(configuration, chipDescription: Self.chip),
                               reducer: DeviceFeature(configuration: configuration, dependencies: dependencies))
         store.send(.gpio(.delegate(.input(.mains, active: false))))
-        let event = DeviceEvent(id: id(1), at: Self.start, kind: .onBattery, detail: "the mains power was off when the device started")
+        let event = PowerEvent(id: id(1), at: Self.start, kind: .onBattery, detail: "the mains power was off when the device started")
         await store.receive(.power(.mainsChanged(present: false))) {
             $0.power.mainsPresent = false
             $0.power.onBatterySince = Self.start.wall
@@ -70,7 +70,7 @@ final class DailyLifeRoutingTests: DeviceTestCase {
         // Neither uploader runs in this test (not started): each is told, and would send it now.
         await store.receive(.eventUpload(.itemStored))
         await store.receive(.healthchecksEventUpload(.itemStored))
-        XCTAssertEqual(events.events, [event])
+        XCTAssertEqual(powerEvents.events, [event])
         await store.finish()
     }
 

@@ -17,7 +17,7 @@ import XCTest
 class DeviceTestCase: ReducerTestCase {
     let checkIns = FakeCheckInStore(settings: StoredSettings(settings: .default, version: 1, appliedFromConfig: nil))
     let alerts = FakeAlertStore()
-    let events = FakeDeviceEventStore()
+    let powerEvents = FakePowerEventStore()
     /// What the test scripts or feeds, shared with the clients' closures.
     final class Scripts: Sendable {
         let probes = Mutex<[Result<StoreProbeReport, StoreFailure>]>([])
@@ -43,7 +43,7 @@ class DeviceTestCase: ReducerTestCase {
         }
         dependencies.store.checkIns = checkIns.client
         dependencies.store.alerts = alerts.client
-        dependencies.store.events = events.client
+        dependencies.store.powerEvents = powerEvents.client
         dependencies.store.notifications.load = {
             NotificationSnapshot(notifications: [], preferences: NotificationPreferences(), pendingChangeCount: 0)
         }

@@ -7,24 +7,9 @@ import XCTest
 
 /// The whole device sending a help alert to the reference backend over loopback HTTP: exactly once
 /// through faults, and a refusal that the device shows instead of "delivered".
-@MainActor
-final class AlertDeliveryTests: XCTestCase {
+final class AlertDeliveryTests: BackendDeviceTestCase {
     static let send = "POST /v1/alerts"
-    var directory: TemporaryDirectory!
-    var backend: LoopbackBackend!
-    var device: RunningDevice?
-
-    override func setUp() async throws {
-        directory = try TemporaryDirectory(prefix: "lifesignal-alert")
-        backend = try LoopbackBackend()
-    }
-
-    override func tearDown() async throws {
-        await device?.stop()
-        device = nil
-        backend = nil
-        directory = nil
-    }
+    override class var directoryPrefix: String { "lifesignal-alert" }
 
     /// A device with alerts on, a short cancel window, uploading with `token`.
     private func start(token: String = LoopbackBackend.token) async throws -> RunningDevice {

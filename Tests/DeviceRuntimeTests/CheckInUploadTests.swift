@@ -10,24 +10,9 @@ import XCTest
 /// The whole device uploading its check-ins to the reference backend over loopback HTTP: a real
 /// store, libcurl, the server's faults aimed at the check-in upload only (the device's other loops
 /// talk to the same server meanwhile).
-@MainActor
-final class CheckInUploadTests: XCTestCase {
+final class CheckInUploadTests: BackendDeviceTestCase {
     static let upload = "POST /v1/check-ins"
-    var directory: TemporaryDirectory!
-    var backend: LoopbackBackend!
-    var device: RunningDevice?
-
-    override func setUp() async throws {
-        directory = try TemporaryDirectory(prefix: "lifesignal-upload")
-        backend = try LoopbackBackend()
-    }
-
-    override func tearDown() async throws {
-        await device?.stop()
-        device = nil
-        backend = nil
-        directory = nil
-    }
+    override class var directoryPrefix: String { "lifesignal-upload" }
 
     private func configuration(token: String = LoopbackBackend.token, batchSize: Int = 500) throws -> DeviceConfiguration {
         var configuration = DeviceConfiguration.forTests(in: directory)

@@ -12,25 +12,10 @@ import XCTest
 
 /// The whole device pinging a healthchecks.io-compatible check (the reference server's) for every
 /// check-in, and its heartbeat check, over loopback HTTP.
-@MainActor
-final class HealthchecksDeliveryTests: XCTestCase {
+final class HealthchecksDeliveryTests: BackendDeviceTestCase {
     static let check = "5b1c3e7a-0d6f-4b8e-9a51-2f4c8d7e6a10"
     static let pings = "POST /ping/\(check)"
-    var directory: TemporaryDirectory!
-    var backend: LoopbackBackend!
-    var device: RunningDevice?
-
-    override func setUp() async throws {
-        directory = try TemporaryDirectory(prefix: "lifesignal-healthchecks")
-        backend = try LoopbackBackend()
-    }
-
-    override func tearDown() async throws {
-        await device?.stop()
-        device = nil
-        backend = nil
-        directory = nil
-    }
+    override class var directoryPrefix: String { "lifesignal-healthchecks" }
 
     private func start(_ configuration: DeviceConfiguration) async throws -> RunningDevice {
         let running = try await RunningDevice.started(configuration)

@@ -5,23 +5,8 @@ import TestSupport
 import XCTest
 
 /// The whole device telling the reference backend it is alive, over loopback HTTP.
-@MainActor
-final class HeartbeatTests: XCTestCase {
-    var directory: TemporaryDirectory!
-    var backend: LoopbackBackend!
-    var device: RunningDevice?
-
-    override func setUp() async throws {
-        directory = try TemporaryDirectory(prefix: "lifesignal-heartbeat")
-        backend = try LoopbackBackend()
-    }
-
-    override func tearDown() async throws {
-        await device?.stop()
-        device = nil
-        backend = nil
-        directory = nil
-    }
+final class HeartbeatTests: BackendDeviceTestCase {
+    override class var directoryPrefix: String { "lifesignal-heartbeat" }
 
     func testHeartbeatsReachTheBackendEveryPeriodAndAFailureShowsInStatusUntilTheNextOneIsDelivered() async throws {
         var configuration = DeviceConfiguration.forTests(in: directory)

@@ -8,23 +8,8 @@ import XCTest
 
 /// The whole device keeping its notifications in step with the reference backend over loopback:
 /// the server's reach the device, and what the person does on the device reaches the server.
-@MainActor
-final class NotificationsSyncTests: XCTestCase {
-    var directory: TemporaryDirectory!
-    var backend: LoopbackBackend!
-    var device: RunningDevice?
-
-    override func setUp() async throws {
-        directory = try TemporaryDirectory(prefix: "lifesignal-notifications")
-        backend = try LoopbackBackend()
-    }
-
-    override func tearDown() async throws {
-        await device?.stop()
-        device = nil
-        backend = nil
-        directory = nil
-    }
+final class NotificationsSyncTests: BackendDeviceTestCase {
+    override class var directoryPrefix: String { "lifesignal-notifications" }
 
     @discardableResult
     private func create(_ type: String, _ title: String) throws -> WireNotification {

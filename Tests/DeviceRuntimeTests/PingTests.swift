@@ -7,23 +7,8 @@ import XCTest
 
 /// The whole device hearing a responder's ping from the reference backend's long poll, keeping it
 /// in its store, showing it, and answering it with the next check-in, over loopback HTTP.
-@MainActor
-final class PingTests: XCTestCase {
-    var directory: TemporaryDirectory!
-    var backend: LoopbackBackend!
-    var device: RunningDevice?
-
-    override func setUp() async throws {
-        directory = try TemporaryDirectory(prefix: "lifesignal-ping")
-        backend = try LoopbackBackend()
-    }
-
-    override func tearDown() async throws {
-        await device?.stop()
-        device = nil
-        backend = nil
-        directory = nil
-    }
+final class PingTests: BackendDeviceTestCase {
+    override class var directoryPrefix: String { "lifesignal-ping" }
 
     func testAPingIsStoredThenShownAndTheNextCheckInAnswersItOnce() async throws {
         var configuration = DeviceConfiguration.forTests(in: directory)

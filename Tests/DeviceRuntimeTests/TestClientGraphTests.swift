@@ -46,7 +46,7 @@ final class TestClientGraphTests: XCTestCase {
         dependencies.gpio = .holding(.simulated(board), initial: board.client)
         dependencies.store.checkIns = checkIns.client
         dependencies.store.alerts = FakeAlertStore().client
-        dependencies.store.events = FakeDeviceEventStore().client
+        dependencies.store.powerEvents = FakePowerEventStore().client
         dependencies.store.alertQueue.depth = { 0 }
         dependencies.store.notifications.load = {
             NotificationSnapshot(notifications: [], preferences: NotificationPreferences(), pendingChangeCount: 0)

@@ -8,7 +8,7 @@ final class CommandLineTests: XCTestCase {
         process.executableURL = executable.hasPrefix("/") ? URL(fileURLWithPath: executable)
             : DaemonHarness.binaries.appendingPathComponent(executable)
         process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+        process.environment = DaemonHarness.baseEnvironment(home: NSTemporaryDirectory())
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

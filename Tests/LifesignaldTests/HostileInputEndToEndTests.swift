@@ -196,7 +196,7 @@ final class FakeServerEndToEndTests: XCTestCase {
         let fake = Process()
         fake.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         fake.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary, "--config", config]
-        fake.environment = ["PATH": "/usr/bin:/bin", "HOME": shared]
+        fake.environment = DaemonHarness.baseEnvironment(home: shared)
         let log = Pipe()
         fake.standardOutput = log
         fake.standardError = log

@@ -52,7 +52,7 @@ final class ServiceManagerEndToEndTests: XCTestCase {
         let process = Process()
         process.executableURL = DaemonHarness.binaries.appendingPathComponent("lifesignald")
         process.arguments = ["--config", device.configPath]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": device.directory.path, "JOURNAL_STREAM": "8:1234"]
+        process.environment = DaemonHarness.baseEnvironment(home: device.directory.path).merging(["JOURNAL_STREAM": "8:1234"]) { $1 }
         let err = Pipe()
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
@@ -91,7 +91,7 @@ final class ServiceManagerEndToEndTests: XCTestCase {
         let process = Process()
         process.executableURL = DaemonHarness.binaries.appendingPathComponent("lifesignald")
         process.arguments = ["--config", device.configPath]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": device.directory.path, "NOTIFY_SOCKET": notify.path]
+        process.environment = DaemonHarness.baseEnvironment(home: device.directory.path).merging(["NOTIFY_SOCKET": notify.path]) { $1 }
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer { if process.isRunning { process.terminate() } }
@@ -179,7 +179,7 @@ final class ConfigCheckCommandTests: XCTestCase {
         let process = Process()
         process.executableURL = DaemonHarness.binaries.appendingPathComponent("lifesignalctl")
         process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+        process.environment = DaemonHarness.baseEnvironment(home: NSTemporaryDirectory())
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

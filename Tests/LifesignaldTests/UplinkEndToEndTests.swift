@@ -228,7 +228,7 @@ final class UplinkEndToEndTests: XCTestCase {
         let process = Process()
         process.executableURL = DaemonHarness.binaries.appendingPathComponent("lifesignald")
         process.arguments = ["--config", device.configPath]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": device.directory.path]
+        process.environment = DaemonHarness.baseEnvironment(home: device.directory.path)
         let err = Pipe()
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice

@@ -180,6 +180,23 @@ final class DoctorReachTests: XCTestCase {
         XCTAssertTrue(findings.first { $0.check == "healthchecks check-in check" }?.detail.contains("--send-test") == true)
     }
 
+    /// With only a broker, Home Assistant's overdue sensor is how someone is told, and only through
+    /// an automation of the family's own: doctor counts it and says so; a long press is an event there,
+    /// not a help alert anyone confirms.
+    func testAnMQTTBrokerAloneReportsMissedCheckInsThroughHomeAssistantAndSaysTheLongPressIsOnlyAnEvent() throws {
+        let findings = try examine("""
+            [mqtt]
+            host = "127.0.0.1"
+            port = 1
+            """)
+        let notify = try XCTUnwrap(findings.first { $0.check == "notify" })
+        XCTAssertEqual(notify.outcome, .ok, notify.text)
+        XCTAssertTrue(notify.detail.contains("the MQTT broker") && notify.detail.contains("Home Assistant automation"), notify.text)
+        let help = try XCTUnwrap(findings.first { $0.check == "help button" })
+        XCTAssertEqual(help.outcome, .warning, help.text)
+        XCTAssertTrue(help.detail.contains("published to the MQTT broker as an event"), help.text)
+    }
+
     func testHelpAlertsTurnedOffAreAWarningThatSaysHowToTurnThemOn() throws {
         let findings = try examine("""
             [healthchecks]

@@ -14,7 +14,7 @@ final class PowerFeatureTests: ReducerTestCase {
     let ids = IDs()
     func id(_ n: UInt64) -> CheckInID { CheckInID(high: 0x4000, low: 0x8000_0000_0000_0000 | n) }
 
-    func makeStore(events: FakeDeviceEventStore, mains: Bool = true, lowBattery: Bool = false) -> TestStore<PowerFeature> {
+    func makeStore(events: FakePowerEventStore, mains: Bool = true, lowBattery: Bool = false) -> TestStore<PowerFeature> {
         let feature = PowerFeature(store: events.client, clock: makeClock(), newID: { [ids] in
             ids.next.withLock { count in
                 count += 1
@@ -37,7 +37,7 @@ final class PowerFeatureTests: ReducerTestCase {
     }
 
     func testMainsLostAndRestoredAreStoredThenToldAndTheBatteryTimeIsSaid() async {
-        let events = FakeDeviceEventStore()
+        let events = FakePowerEventStore()
         let store = makeStore(events: events)
         await start(store, previous: nil)
         // The lines are requested: mains present, nothing to tell.
@@ -47,12 +47,12 @@ final class PowerFeatureTests: ReducerTestCase {
         store.send(.mainsChanged(present: false)) {
             $0.mainsPresent = false
             $0.onBatterySince = Self.start.wall + .seconds(60)
-            $0.unsaved = [DeviceEvent(id: self.id(1), at: Self.start.advanced(by: .seconds(60)), kind: .onBattery,
+            $0.unsaved = [PowerEvent(id: self.id(1), at: Self.start.advanced(by: .seconds(60)), kind: .onBattery,
                                       detail: "the mains power is off")]
             $0.isStoring = true
         }
         XCTAssertTrue(store.state.onBattery)
-        let lost = DeviceEvent(id: id(1), at: Self.start.advanced(by: .seconds(60)), kind: .onBattery, detail: "the mains power is off")
+        let lost = PowerEvent(id: id(1), at: Self.start.advanced(by: .seconds(60)), kind: .onBattery, detail: "the mains power is off")
         await store.receive(.eventStored(.success(lost))) {
             $0.isStoring = false
             $0.unsaved = []
@@ -61,7 +61,7 @@ final class PowerFeatureTests: ReducerTestCase {
         await store.receive(.delegate(.eventStored(lost)))
 
         await testClock.advance(by: .seconds(600))
-        let restored = DeviceEvent(id: id(2), at: Self.start.advanced(by: .seconds(660)), kind: .powerRestored,
+        let restored = PowerEvent(id: id(2), at: Self.start.advanced(by: .seconds(660)), kind: .powerRestored,
                                    detail: "on battery since \((Self.start.wall + .seconds(60)).iso8601)")
         store.send(.mainsChanged(present: true)) {
             $0.mainsPresent = true
@@ -82,10 +82,10 @@ final class PowerFeatureTests: ReducerTestCase {
     }
 
     func testOnBatteryAtStartIsTold() async {
-        let events = FakeDeviceEventStore()
+        let events = FakePowerEventStore()
         let store = makeStore(events: events)
         await start(store, previous: nil)
-        let event = DeviceEvent(id: id(1), at: Self.start, kind: .onBattery, detail: "the mains power was off when the device started")
+        let event = PowerEvent(id: id(1), at: Self.start, kind: .onBattery, detail: "the mains power was off when the device started")
         store.send(.mainsChanged(present: false)) {
             $0.mainsPresent = false
             $0.onBatterySince = Self.start.wall
@@ -104,9 +104,9 @@ final class PowerFeatureTests: ReducerTestCase {
     func testARunThatDidNotStopCleanlyIsReportedAtTheNextStart() async {
         let before = DeviceInstant(wall: WallTime(iso8601: "2026-11-21T10:00:00Z")!, uptime: .seconds(5), bootID: "boot-0",
                                    wallClockSynchronized: true)
-        let events = FakeDeviceEventStore(previousRun: PreviousRun(startedAt: before, stoppedCleanly: false))
+        let events = FakePowerEventStore(previousRun: PreviousRun(startedAt: before, stoppedCleanly: false))
         let store = makeStore(events: events, mains: false)
-        let event = DeviceEvent(id: id(1), at: Self.start, kind: .unexpectedRestart,
+        let event = PowerEvent(id: id(1), at: Self.start, kind: .unexpectedRestart,
                                 detail: "the run started 2026-11-21T10:00:00.000Z did not stop cleanly: a power cut without a battery, "
                                     + "a crash or a kill")
         store.send(.start) { $0.isRunning = true }
@@ -132,11 +132,11 @@ final class PowerFeatureTests: ReducerTestCase {
     }
 
     func testALowBatteryIsStoredThenTheDaemonIsAskedToStopCleanly() async {
-        let events = FakeDeviceEventStore()
+        let events = FakePowerEventStore()
         let store = makeStore(events: events, lowBattery: true)
         await start(store, previous: nil)
         store.send(.lowBatteryChanged(low: false))
-        let event = DeviceEvent(id: id(1), at: Self.start, kind: .lowBattery)
+        let event = PowerEvent(id: id(1), at: Self.start, kind: .lowBattery)
         store.send(.lowBatteryChanged(low: true)) {
             $0.lowBattery = true
             $0.isStopping = true
@@ -157,12 +157,12 @@ final class PowerFeatureTests: ReducerTestCase {
     }
 
     func testAnEventThatCannotBeStoredWaitsForTheStore() async {
-        let events = FakeDeviceEventStore()
+        let events = FakePowerEventStore()
         let store = makeStore(events: events)
         await start(store, previous: nil)
         let failure = StoreFailure(.full, "disk full")
         events.failWrites(with: failure)
-        let event = DeviceEvent(id: id(1), at: Self.start, kind: .onBattery, detail: "the mains power was off when the device started")
+        let event = PowerEvent(id: id(1), at: Self.start, kind: .onBattery, detail: "the mains power was off when the device started")
         store.send(.mainsChanged(present: false)) {
             $0.mainsPresent = false
             $0.onBatterySince = Self.start.wall

@@ -38,18 +38,6 @@ final class TLSTrustTests: XCTestCase {
         return process
     }
 
-    private func accepts(port: UInt16) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-    }
-
     func testAnUntrustedCertificateIsAPermanentFailureNamingTheURL() async throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else { throw XCTSkip("openssl is not installed") }
         let keygen = try run(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
@@ -59,7 +47,7 @@ final class TLSTrustTests: XCTestCase {
         XCTAssertEqual(keygen.terminationStatus, 0, "openssl req made the throwaway certificate")
         let port = try freeLoopbackPort()
         server = try run(["s_server", "-accept", "127.0.0.1:\(port)", "-cert", "cert.pem", "-key", "key.pem", "-www", "-quiet"])
-        try await waitUntil("openssl s_server listens") { self.accepts(port: port) }
+        try await waitUntil("openssl s_server listens") { loopbackAccepts(port: port) }
 
         let transport = try CurlTransport(threadName: "tls-test")
         defer { transport.shutdown(wait: true) }

@@ -155,7 +155,7 @@ final class UplinkClientLoopbackTests: XCTestCase {
         XCTAssertEqual(failure.kind, .permanent)
         XCTAssertTrue(failure.message.contains("awayUntil soon"), failure.message)
 
-        let event = DeviceEvent(id: .random(), at: DeviceInstant(wall: WallTime(secondsSinceEpoch: 1_795_000_000), uptime: .seconds(5),
+        let event = PowerEvent(id: .random(), at: DeviceInstant(wall: WallTime(secondsSinceEpoch: 1_795_000_000), uptime: .seconds(5),
                                                                  bootID: "b", wallClockSynchronized: true),
                                 kind: .onBattery, detail: "the mains power is off")
         let first = try await client.sendEvent(event).get()

@@ -6,7 +6,10 @@ check-in in SQLite (WAL, synchronous=FULL: the commit returns after fdatasync, a
 does) and only then lights the LED. `scripts/bench --phases presses` runs it with the daemon's press
 count and spacing on the same disk and prints both, and their ratio (BENCHMARKS.md).
 
-Usage: press-reference.py WORK_DIR PRESSES SPACING_MS
+Usage: press-reference.py WORK_DIR PRESSES SPACING_MS [DEBOUNCE_MS]
+With DEBOUNCE_MS (the daemon's is 30) a level counts once it has held that long, as the daemon's
+debouncer does (a timer restarted on every edge), and the time is taken from the release plus the
+debounce period, as the bench takes the daemon's; without it the release itself stores.
 Prints one line: "reference: n=N p50=Xus p99=Yus max=Zus".
 """
 import os
@@ -22,6 +25,7 @@ from gpiozero.pins.mock import MockFactory
 
 def main():
     work_dir, presses, spacing_ms = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+    debounce = float(sys.argv[4]) / 1000 if len(sys.argv) > 4 else 0.0
     os.makedirs(work_dir, exist_ok=True)
     path = os.path.join(work_dir, "reference.sqlite")
     for suffix in ("", "-wal", "-shm"):
@@ -39,7 +43,7 @@ def main():
     acknowledged = threading.Event()
     acknowledged_at = [0]
 
-    def released():
+    def store_and_acknowledge():
         database.execute("BEGIN IMMEDIATE")
         database.execute("INSERT INTO check_ins VALUES (?, ?, ?, 'button')",
                          (str(uuid.uuid4()), time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -49,14 +53,35 @@ def main():
         acknowledged_at[0] = time.monotonic_ns()
         acknowledged.set()
 
-    button.when_released = released
+    if debounce:
+        settled_pressed = [False]
+        timer = [None]
+
+        def settled():
+            if button.is_pressed:
+                settled_pressed[0] = True
+            elif settled_pressed[0]:
+                settled_pressed[0] = False
+                store_and_acknowledge()
+
+        def edge():
+            if timer[0] is not None:
+                timer[0].cancel()
+            timer[0] = threading.Timer(debounce, settled)
+            timer[0].start()
+
+        button.when_pressed = edge
+        button.when_released = edge
+    else:
+        button.when_released = store_and_acknowledge
+
     pin = Device.pin_factory.pin(17)
     latencies = []
     for _ in range(presses):
         acknowledged.clear()
         pin.drive_low()
-        time.sleep(0.02)
-        start = time.monotonic_ns()
+        time.sleep(debounce + 0.02)
+        start = time.monotonic_ns() + int(debounce * 1e9)
         pin.drive_high()
         if not acknowledged.wait(5):
             sys.exit("reference: a press was not acknowledged within 5 s")

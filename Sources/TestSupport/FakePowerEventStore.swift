@@ -3,10 +3,10 @@ public import CheckInStoreClient
 public import Synchronization
 
 /// The device's events and run mark in memory, with writes that can be made to fail.
-public final class FakeDeviceEventStore: Sendable {
+public final class FakePowerEventStore: Sendable {
     public struct Contents: Sendable {
         /// Newest first, like the live store.
-        public var events: [DeviceEvent] = []
+        public var events: [PowerEvent] = []
         /// This run's mark: set at start, cleared at a clean stop.
         public var run: PreviousRun?
         public var failNextWrites: StoreFailure?
@@ -19,8 +19,8 @@ public final class FakeDeviceEventStore: Sendable {
         contents = Mutex(Contents(run: previousRun))
     }
 
-    public var client: DeviceEventStoreClient {
-        DeviceEventStoreClient(
+    public var client: PowerEventStoreClient {
+        PowerEventStoreClient(
             record: { [self] event throws(StoreFailure) in
                 try contents.withLock { contents throws(StoreFailure) in
                     if let failure = contents.failNextWrites { throw failure }
@@ -44,7 +44,7 @@ public final class FakeDeviceEventStore: Sendable {
             })
     }
 
-    public var events: [DeviceEvent] { contents.withLock { $0.events } }
+    public var events: [PowerEvent] { contents.withLock { $0.events } }
     public var run: PreviousRun? { contents.withLock { $0.run } }
     public func failWrites(with failure: StoreFailure?) { contents.withLock { $0.failNextWrites = failure } }
 }

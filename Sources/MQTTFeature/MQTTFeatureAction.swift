@@ -1,0 +1,47 @@
+public import CheckInModels
+public import CheckInStoreClient
+public import MQTTClient
+public import UploadFeature
+
+extension MQTTFeature {
+    public enum Action: Equatable, Sendable {
+        /// Connect, and keep connecting while the daemon runs.
+        case start
+        /// Say `offline`, disconnect cleanly (no last will), stop retrying.
+        case stop
+        /// The clean disconnect at `stop` has finished.
+        case stopped
+        /// The client's word on the connection.
+        case connection(MQTTConnectionEvent)
+        /// A message on a subscription: a command, or Home Assistant announcing itself.
+        case message(MQTTInboundMessage)
+        /// The backoff after a failure has passed.
+        case retryDue
+        /// The network may be back: an attempt waiting out its backoff happens now.
+        case networkChanged
+        /// The broker has been away for `faultGrace`.
+        case faultGraceEnded
+        /// The new connection is announced (discovery, state, `online`) and subscribed to the
+        /// commands; the failure, if one of them failed.
+        case announced(MQTTFailure?)
+        /// The device's state changed (sent by the device feature whenever it does).
+        case deviceChanged(MQTTDeviceState)
+        /// Something happened that automations hear of: stored, then published in order.
+        case eventOccurred(MQTTDeviceEvent)
+        case eventStored(Result<DeviceEvent, StoreFailure>)
+        /// The events' uploader.
+        case events(UploadFeature<DeviceEvent>.Action)
+        case delegate(Delegate)
+
+        public enum Delegate: Equatable, Sendable {
+            /// `ask_if_ok`: raise a ping on the device.
+            case askIfOK
+            /// `identify`: show the identify pattern.
+            case identify
+            /// `check_in` (remote check-in allowed): check in with source `mqtt`.
+            case checkIn
+            /// An event could not be stored: the store has a problem.
+            case eventNotStored(StoreFailure)
+        }
+    }
+}
