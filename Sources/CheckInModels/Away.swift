@@ -51,6 +51,8 @@ public enum AwaySource: String, Hashable, Sendable, CaseIterable {
     case cli
     /// The backend's settings (the family's app).
     case backend
+    /// `<base>/cmd/away` on the MQTT broker (`[mqtt] remote_away`).
+    case mqtt
 }
 
 /// Why an away period ended.
@@ -63,6 +65,8 @@ public enum AwayEndReason: String, Hashable, Sendable, CaseIterable {
     case press
     /// The backend's settings no longer have it.
     case backend
+    /// `<base>/cmd/away_end` on the MQTT broker.
+    case mqtt
     /// A new away period took its place.
     case replaced
 }

@@ -21,7 +21,7 @@ enum ConfigSchema {
         ("healthchecks", ["check_in_url", "heartbeat_url", "heartbeat", "timeout", "retry_max", "late_after", "alert_url",
                           "api_key_file", "api_url", "slug_prefix"]),
         ("mqtt", ["host", "port", "tls", "ca_file", "username", "password_file", "client_id", "keep_alive", "discovery_prefix",
-                  "base_topic", "device_id", "device_name", "remote_check_in", "retry_max"]),
+                  "base_topic", "device_id", "device_name", "remote_check_in", "remote_away", "retry_max"]),
         ("away", ["press_ends"]),
         ("quiet_hours", ["from", "to"]),
         ("buzzer", ["line", "active_low", "reminder", "last_chance", "ping", "alert_cancel_window"]),

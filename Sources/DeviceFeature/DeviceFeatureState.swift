@@ -162,7 +162,11 @@ extension DeviceFeature {
 
         /// What the LEDs show: on battery, the calm indicators give way to `on_battery`; anything
         /// that asks something of the person (and a fault) shows as ever.
-        public var indicator: Indicator {
+        public var indicator: Indicator { indicator(of: checkIn) }
+
+        /// `checkIn`'s indicator with the on-battery overlay (the MQTT state asks it of the
+        /// check-in state without its brief feedback).
+        func indicator(of checkIn: CheckInFeature.State) -> Indicator {
             let indicator = checkIn.indicator(fault: hasFault)
             guard power.onBattery else { return indicator }
             switch indicator {
