@@ -1,6 +1,6 @@
 import CheckInModels
 import CheckInStoreClient
-import CheckInStoreLive
+@testable import CheckInStoreLive
 import SQLiteDatabase
 import TestSupport
 import XCTest
@@ -17,6 +17,43 @@ final class DailyLifeStoreTests: XCTestCase {
 
     override func tearDown() {
         directory.remove()
+    }
+
+    func testAVersion7FileKeepsItsRowsAndTakesAwayPowerEventsAndTheRunMark() async throws {
+        // The previous release's file (MQTT, v7): a check-in from MQTT, saved settings, an event
+        // waiting for the broker.
+        do {
+            let old = try Connection(path: path)
+            try old.transaction { () throws(SQLiteError) in
+                for migration in Schema.migrations.prefix(7) { for sql in migration { try old.execute(sql) } }
+                try old.execute("""
+                    INSERT INTO check_ins VALUES ('00000000-0000-4000-8000-000000000001', 1, 1000000, 1, 'boot', 1, 'mqtt', NULL, NULL);
+                    INSERT INTO settings VALUES (1, 86400000000, 7200000000, 3, NULL, NULL);
+                    INSERT INTO mqtt_events VALUES (1, '00000000-0000-4000-8000-0000000000e1', 'check_in', '{}', 1000000);
+                    """)
+                _ = try old.pragma("user_version", set: "7")
+            }
+        }
+        let database = try await CheckInDatabase.open(path: path)
+        let version = try await database.pragma("user_version")
+        XCTAssertEqual(version, "8")
+        let history = try await database.history(limit: 10)
+        XCTAssertEqual(history.map(\.source), [.mqtt])
+        let settings = try await database.loadSettings()
+        XCTAssertEqual(settings?.version, 3)
+        XCTAssertNil(settings?.away, "a v7 file was never away")
+        let waiting = try await database.pendingDeviceEvents(limit: 10)
+        XCTAssertEqual(waiting.map(\.entity), ["check_in"], "the broker's queue is kept")
+
+        let period = AwayPeriod(id: .random(), start: instant(wall: 2), duration: .seconds(3600), source: .mqtt)
+        try await database.startAway(period, settings: nil)
+        let periods = try await database.awayPeriods(limit: 10)
+        XCTAssertEqual(periods, [period], "away from MQTT is a source the table takes")
+        let event = try await database.recordPowerEvent(PowerEvent(id: .random(), at: instant(wall: 3), kind: .onBattery))
+        let events = try await database.powerEvents(limit: 10)
+        XCTAssertEqual(events, [event])
+        let previous = try await database.markRunStarted(instant(wall: 4))
+        XCTAssertNil(previous, "no run was marked in a v7 file")
     }
 
     func testAwayIsStoredWithItsSettingsAndKeptAcrossReopening() async throws {

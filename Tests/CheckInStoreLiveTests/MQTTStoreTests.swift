@@ -5,7 +5,7 @@ import SQLiteDatabase
 import TestSupport
 import XCTest
 
-/// What MQTT adds to the store (schema v6): check-ins with the source `mqtt` (the check-ins table
+/// What MQTT adds to the store (schema v7): check-ins with the source `mqtt` (the check-ins table
 /// rebuilt with every row and column of a v5 file), the events waiting for the broker in the order
 /// they happened, and answers to pings raised on the device, which have no backend to reach.
 final class MQTTStoreTests: XCTestCase {
