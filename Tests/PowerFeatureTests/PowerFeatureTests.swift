@@ -48,7 +48,7 @@ final class PowerFeatureTests: ReducerTestCase {
             $0.mainsPresent = false
             $0.onBatterySince = Self.start.wall + .seconds(60)
             $0.unsaved = [PowerEvent(id: self.id(1), at: Self.start.advanced(by: .seconds(60)), kind: .onBattery,
-                                      detail: "the mains power is off")]
+                                     detail: "the mains power is off")]
             $0.isStoring = true
         }
         XCTAssertTrue(store.state.onBattery)
@@ -62,7 +62,7 @@ final class PowerFeatureTests: ReducerTestCase {
 
         await testClock.advance(by: .seconds(600))
         let restored = PowerEvent(id: id(2), at: Self.start.advanced(by: .seconds(660)), kind: .powerRestored,
-                                   detail: "on battery since \((Self.start.wall + .seconds(60)).iso8601)")
+                                  detail: "on battery since \((Self.start.wall + .seconds(60)).iso8601)")
         store.send(.mainsChanged(present: true)) {
             $0.mainsPresent = true
             $0.onBatterySince = nil
@@ -107,8 +107,8 @@ final class PowerFeatureTests: ReducerTestCase {
         let events = FakePowerEventStore(previousRun: PreviousRun(startedAt: before, stoppedCleanly: false))
         let store = makeStore(events: events, mains: false)
         let event = PowerEvent(id: id(1), at: Self.start, kind: .unexpectedRestart,
-                                detail: "the run started 2026-11-21T10:00:00.000Z did not stop cleanly: a power cut without a battery, "
-                                    + "a crash or a kill")
+                               detail: "the run started 2026-11-21T10:00:00.000Z did not stop cleanly: a power cut without a battery, "
+                                   + "a crash or a kill")
         store.send(.start) { $0.isRunning = true }
         await store.receive(.runMarked(.success(PreviousRun(startedAt: before, stoppedCleanly: false)))) {
             $0.runMarked = true

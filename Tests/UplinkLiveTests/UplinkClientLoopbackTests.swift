@@ -156,8 +156,8 @@ final class UplinkClientLoopbackTests: XCTestCase {
         XCTAssertTrue(failure.message.contains("awayUntil soon"), failure.message)
 
         let event = PowerEvent(id: .random(), at: DeviceInstant(wall: WallTime(secondsSinceEpoch: 1_795_000_000), uptime: .seconds(5),
-                                                                 bootID: "b", wallClockSynchronized: true),
-                                kind: .onBattery, detail: "the mains power is off")
+                                                                bootID: "b", wallClockSynchronized: true),
+                               kind: .onBattery, detail: "the mains power is off")
         let first = try await client.sendEvent(event).get()
         XCTAssertEqual(first, [event.id])
         let repeated = try await client.sendEvent(event).get()
