@@ -3,7 +3,7 @@
 //
 // Modules by responsibility (see docs/architecture.md):
 //   pure logic        ComposableCore, Backoff, CheckInModels, CheckInFeature, NotificationsFeature, UploadFeature,
-//                     HeartbeatFeature, PingListenerFeature, SettingsSyncFeature, HealthchecksSyncFeature, LEDLanguage,
+//                     HeartbeatFeature, PingListenerFeature, SettingsSyncFeature, HealthchecksSyncFeature, PowerFeature, LEDLanguage,
 //                     ConfigFile, DeviceConfig
 //   client interfaces DeviceClock, GPIOClient, CheckInStoreClient, UplinkClient
 //   live clients      DeviceClockLive, GPIOSimulated (+ SimulatorTerminal), CheckInStoreLive (over
@@ -100,13 +100,16 @@ let package = Package(
         .module("HealthchecksSyncFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "UplinkClient", "Backoff"]),
         .module("StoreHealthFeature", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "Backoff"]),
         .module("GPIOFeature", ["ComposableCore", "CheckInModels", "GPIOClient", "DeviceClock", "Backoff"]),
+        // The mains power, the low battery and unexpected restarts as stored events.
+        .module("PowerFeature", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock"]),
         // The device on an MQTT broker: connection, Home Assistant discovery, state, events, commands.
         .module("MQTTFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "CheckInStoreClient", "MQTTClient", "UploadFeature",
                                 "UplinkClient", "LEDLanguage", "Backoff", "DeviceConfig"]),
         .module("DeviceFeature", ["ComposableCore", "CheckInModels", "CheckInFeature", "StoreHealthFeature", "GPIOFeature",
                                   "NotificationsFeature", "UploadFeature", "HeartbeatFeature", "PingListenerFeature",
                                   "SettingsSyncFeature", "CheckInStoreClient", "GPIOClient", "UplinkClient", "DeviceClock",
-                                  "DeviceConfig", "LEDLanguage", "Backoff", "HealthchecksSyncFeature", "MQTTFeature", "MQTTClient"]),
+                                  "DeviceConfig", "LEDLanguage", "Backoff", "HealthchecksSyncFeature", "PowerFeature", "MQTTFeature",
+                                  "MQTTClient"]),
         .module("ConfigFile"),
         // JSON for Codable types with the standard library only (no Foundation in the binaries).
         .module("JSONCoding"),
@@ -184,11 +187,14 @@ let package = Package(
         .module("DeviceRuntime", [
             "ComposableCore", "DeviceFeature", "CheckInFeature", "DeviceConfig", "DeviceControl", "DeviceLive", "DeviceLogging",
             "ControlProtocol", "ControlSocket", "LEDDriver", "GPIOSimulated", "SimulatorTerminal", "SystemdNotify", log, lifecycle,
+            "GPIOClient", "CheckInModels",
         ]),
         .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO",
                                  "SQLiteDatabase", "CLinuxSupport", "UplinkClient", "UplinkLive", "DeviceAPI",
-                                 "HealthchecksSyncFeature", "LEDLanguage", "MQTTClient", "MQTTLive", "MQTTFeature", argumentParser]),
-        .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "DeviceLive", "LinuxIO", "SingleThreadExecutor", "CheckInModels"],
+                                 "HealthchecksSyncFeature", "LEDLanguage", "DeviceClock", "DeviceClockLive", "MQTTClient", "MQTTLive",
+                                 "MQTTFeature", argumentParser]),
+        .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "DeviceLive", "LinuxIO", "SingleThreadExecutor", "CheckInModels",
+                                                            "DeviceClock", "DeviceClockLive"],
                           swiftSettings: strictSettings + customExecutorSettings + noStringProcessing,
                           linkerSettings: shippedExecutableLink),
         .executableTarget(name: "lifesignalctl", dependencies: ["OperatorCLI"], swiftSettings: strictSettings,
@@ -213,7 +219,9 @@ let package = Package(
         .tests("ComposableCoreTests", ["ComposableCore", "TestSupport", clocks, concurrencyExtras]),
         .tests("BackoffTests", ["Backoff", "TestSupport"]),
         .tests("CheckInModelsTests", ["CheckInModels", "TestSupport"]),
-        .tests("CheckInFeatureTests", ["CheckInFeature", "CheckInModels", "CheckInStoreClient", "DeviceClock", "TestSupport", clocks, concurrencyExtras]),
+        .tests("CheckInFeatureTests", ["CheckInFeature", "CheckInModels", "CheckInStoreClient", "DeviceClock", "TestSupport", clocks, concurrencyExtras,
+                                       // Daily windows across daylight-saving changes on the system's tzdata.
+                                       "DeviceClockLive"]),
         .tests("NotificationsFeatureTests", ["NotificationsFeature", "CheckInModels", "CheckInStoreClient", "DeviceClock", "UplinkClient", "TestSupport", clocks, concurrencyExtras]),
         .tests("UploadFeatureTests", ["UploadFeature", "ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "UplinkClient", "Backoff", "TestSupport", clocks, concurrencyExtras]),
         .tests("HeartbeatFeatureTests", ["HeartbeatFeature", "ComposableCore", "CheckInModels", "DeviceClock", "UplinkClient", "TestSupport", clocks, concurrencyExtras]),
@@ -222,11 +230,13 @@ let package = Package(
         .tests("SettingsSyncFeatureTests", ["SettingsSyncFeature", "ComposableCore", "CheckInModels", "CheckInStoreClient", "UplinkClient", "TestSupport", concurrencyExtras]),
         .tests("StoreHealthFeatureTests", ["StoreHealthFeature", "CheckInStoreClient", "CheckInModels", "DeviceClock", "TestSupport", clocks]),
         .tests("GPIOFeatureTests", ["GPIOFeature", "GPIOClient", "DeviceClock", "TestSupport", clocks]),
+        .tests("PowerFeatureTests", ["PowerFeature", "CheckInModels", "CheckInStoreClient", "DeviceClock", "TestSupport", clocks,
+                                     concurrencyExtras]),
         .tests("MQTTFeatureTests", ["MQTTFeature", "MQTTClient", "UploadFeature", "UplinkClient", "CheckInModels", "CheckInStoreClient", "DeviceClock",
                                     "ComposableCore", "LEDLanguage", "TestSupport", clocks, concurrencyExtras]),
         .tests("DeviceFeatureTests", ["DeviceFeature", "CheckInFeature", "StoreHealthFeature", "GPIOFeature", "NotificationsFeature",
                                       "CheckInStoreClient", "CheckInModels", "GPIOClient", "DeviceClock", "DeviceConfig",
-                                      "ComposableCore", "TestSupport", clocks, "MQTTFeature", "MQTTClient", "LEDLanguage"]),
+                                      "ComposableCore", "TestSupport", clocks, "PowerFeature", "MQTTFeature", "MQTTClient", "LEDLanguage"]),
         .tests("LEDLanguageTests", ["LEDLanguage"]),
         .tests("ConfigFileTests", ["ConfigFile"]),
         .tests("JSONCodingTests", ["JSONCoding", "TestSupport"]),

@@ -67,6 +67,17 @@ extension CheckInFeature {
             ])]
         case let .alertNotStored(failure):
             return [LogEntry(.critical, "help alert NOT stored and NOT sent yet (stored again once the store can write): \(failure.message)")]
+        case let .awayStarted(period):
+            return [LogEntry(.notice, "away until \(period.until.iso8601): no reminder and no overdue until then", metadata: [
+                "id": "\(period.id)", "source": period.source.rawValue, "for": DurationText.humane(period.duration),
+            ])]
+        case let .awayEnded(period):
+            return [LogEntry(.notice, "away ended (\(period.ended?.reason.rawValue ?? "ended")): a fresh countdown starts now",
+                             metadata: ["id": "\(period.id)"])]
+        case let .awayRefused(problem):
+            return [LogEntry(.warning, "away mode not changed: \(problem.message)")]
+        case let .awayNotSaved(failure):
+            return [LogEntry(.error, "away mode NOT changed: it could not be stored: \(failure.message)")]
         }
     }
 }

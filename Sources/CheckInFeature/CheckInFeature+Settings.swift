@@ -14,9 +14,10 @@ extension CheckInFeature {
             state.hasLoadedSettings = true
             state.settingsVersion = stored?.version ?? 0
             state.appliedFromConfig = stored?.appliedFromConfig
+            let away = reconcileAway(with: stored, &state)
             if let configured = state.configuredSettings, configured != stored?.appliedFromConfig {
                 state.appliedFromConfig = configured
-                return select(configured, into: &state)
+                return .merge(select(configured, into: &state), away)
             }
             var refused: Effect<Action> = .none
             if let stored {
@@ -26,7 +27,7 @@ extension CheckInFeature {
                 }
                 state.settings = stored.settings
             }
-            return .merge(refreshPhase(&state), refused)
+            return .merge(refreshPhase(&state), refused, away)
         }
     }
 
@@ -38,8 +39,7 @@ extension CheckInFeature {
         }
         state.settings = candidate
         state.settingsVersion += 1
-        let stored = StoredSettings(settings: candidate, version: state.settingsVersion,
-                                    appliedFromConfig: state.appliedFromConfig)
+        let stored = state.storedSettings()
         // Kept until saved: a store that cannot write now gets them again once it can.
         state.unsavedSettings = stored
         return .merge(refreshPhase(&state), save(stored))

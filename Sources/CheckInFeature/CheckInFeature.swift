@@ -13,6 +13,8 @@ public struct CheckInFeature: Reducer {
     /// Where help alerts are stored before they are sent.
     public var alertStore: AlertStoreClient
     public var clock: DeviceClock
+    /// Local time for daily windows and quiet hours (asked only when one is configured).
+    public var timeZone: TimeZoneClient
     /// New ids for check-ins and help alerts (both random UUIDs).
     public var newCheckInID: @Sendable () -> CheckInID
     /// How many recent check-ins the feature keeps in memory.
@@ -23,9 +25,11 @@ public struct CheckInFeature: Reducer {
         clock: DeviceClock,
         newCheckInID: @escaping @Sendable () -> CheckInID = { CheckInID.random() },
         historyWindow: Int = 20,
-        alertStore: AlertStoreClient
+        alertStore: AlertStoreClient,
+        timeZone: TimeZoneClient = .failing
     ) {
         self.store = store
+        self.timeZone = timeZone
         self.alertStore = alertStore
         self.clock = clock
         self.newCheckInID = newCheckInID
@@ -39,6 +43,7 @@ public struct CheckInFeature: Reducer {
         static let alertWindow = EffectID("alert-cancel-window")
         static let alertDelivered = EffectID("alert-delivered")
         static let uploadStale = EffectID("upload-stale")
+        static let quietHours = EffectID("quiet-hours")
         /// The durable write of a check-in: never cancelled (a stopping daemon waits for it).
         public static let checkInWrite = EffectID("check-in-write")
     }
@@ -55,7 +60,8 @@ public struct CheckInFeature: Reducer {
             // An alert whose cancel window is still open is not stored: the log says so (docs/uplink.md).
             return .merge(.cancel(id: CancelID.phaseBoundary), .cancel(id: CancelID.longPress),
                           .cancel(id: CancelID.feedback), .cancel(id: CancelID.alertWindow),
-                          .cancel(id: CancelID.alertDelivered), .cancel(id: CancelID.uploadStale))
+                          .cancel(id: CancelID.alertDelivered), .cancel(id: CancelID.uploadStale),
+                          .cancel(id: CancelID.quietHours))
 
         case .buttonPressed, .buttonReleased, .longPressThresholdReached, .buttonLost:
             return reduceButton(into: &state, action: action)
@@ -81,11 +87,15 @@ public struct CheckInFeature: Reducer {
             state.history.insert(record, at: 0)
             state.history = Array(state.history.prefix(historyWindow))
             state.feedback = .acknowledged
+            // A check-in while away ends it (`[away] press_ends`): the person is back.
+            let endsAway: Effect<Action> = state.away.running != nil && state.away.pressEnds
+                ? .send(.away(.endRequested(record.source == .button ? .press : .cli))) : .none
             return .merge(
                 refreshPhase(&state),
                 showFeedback(for: state.acknowledgementDuration),
                 .send(.delegate(.checkInStored(record))),
-                answered
+                answered,
+                endsAway
             )
 
         case let .checkInResponse(.failure(failure)):
@@ -107,7 +117,7 @@ public struct CheckInFeature: Reducer {
             state.isLoadingHistory = false
             state.history = records
             state.hasLoadedHistory = true
-            return .merge(refreshPhase(&state), reanchorWallTimesIfTrusted(state))
+            return .merge(refreshPhase(&state), reanchorWallTimesIfTrusted(state), refreshQuietHours(&state))
 
         case let .checkInHistoryResponse(.failure(failure)):
             state.isLoadingHistory = false
@@ -141,14 +151,30 @@ public struct CheckInFeature: Reducer {
 
         case .phaseBoundaryReached:
             // A boundary is a moment the device is awake anyway: the clock may have been trusted
-            // since (the monitor looks at the kernel's NTP state ever less often).
+            // since (the monitor looks at the kernel's NTP state ever less often). Daily windows
+            // read the zone's rules again: the system's zone may have changed since.
+            if state.schedule.daily != nil { timeZone.reload() }
             return .merge(refreshPhase(&state), reanchorWallTimesIfTrusted(state))
 
         case .wallClockChanged:
-            return .merge(refreshPhase(&state), reanchorWallTimesIfTrusted(state), refreshUploadBacklog(&state))
+            // The zone's rules are read again too: the system's zone or tzdata may have changed.
+            if state.needsLocalTime {
+                timeZone.reload()
+                // The clock was set: a synchronised reading after the step is the anchor from now on.
+                let now = clock.now()
+                if now.wallClockSynchronized { state.trustedWall = now }
+            }
+            return .merge(refreshPhase(&state), reanchorWallTimesIfTrusted(state), refreshUploadBacklog(&state),
+                          refreshQuietHours(&state))
 
         case let .alert(action):
             return reduceAlert(into: &state, action: action)
+
+        case let .away(action):
+            return reduceAway(into: &state, action: action)
+
+        case .quietHoursBoundaryReached:
+            return refreshQuietHours(&state)
 
         case let .uploadBacklogChanged(oldestPendingSince):
             state.uploadBacklog.oldestPendingSince = oldestPendingSince

@@ -55,6 +55,10 @@ extension CheckInFeature {
         case uploadBacklogWaitReached
         /// The help alert (long press → cancel window → stored → sent → acknowledged).
         case alert(AlertAction)
+        /// Away mode: started, ended, stored.
+        case away(AwayAction)
+        /// The quiet hours have started or ended (the one wake-up).
+        case quietHoursBoundaryReached
 
         // MARK: Effect responses
         /// The durable write finished, or failed.
@@ -86,6 +90,13 @@ extension CheckInFeature {
             /// The alert is stored durably and waits for the uploader.
             case alertStored(AlertRecord)
             case alertNotStored(StoreFailure)
+            /// Away mode is on: the period is stored.
+            case awayStarted(AwayPeriod)
+            /// Away mode ended (its time was up, the CLI, a press, the backend): the countdown starts afresh.
+            case awayEnded(AwayPeriod)
+            case awayRefused(AwayError)
+            /// An away change could not be stored: it does not apply (a running period stays).
+            case awayNotSaved(StoreFailure)
         }
     }
 }

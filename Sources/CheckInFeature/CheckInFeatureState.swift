@@ -49,6 +49,29 @@ extension CheckInFeature {
         public var acknowledgementDuration: Duration
         public var longPressDuration: Duration
 
+        // MARK: Daily life: away mode, daily windows, the last-chance warning, quiet hours
+        /// `[check_in] schedule`: a rolling interval (the default) or daily windows.
+        public var schedule: CheckInSchedule = .interval
+        /// `[check_in] grace`: the last-chance warning between the deadline and overdue.
+        public var grace: Duration = .zero
+        /// Away mode: the latest away period (on now, or the one the countdown starts after).
+        public var away = AwayState()
+        /// `[check_in] time_zone` (nil: the system's): the local clock of the windows and quiet hours.
+        public var timeZone: String?
+        /// `[quiet_hours]`: reminder beeps are silent while they hold.
+        public var quietHours: QuietHours?
+        public var isQuietNow = false
+        /// Daily windows and quiet hours: the last reading of this boot with a synchronised wall
+        /// clock. The local time is projected from it on monotonic time while the flag is down
+        /// later; without one this boot the local time is unknown (docs/time.md).
+        public var trustedWall: DeviceInstant?
+        /// Daily windows: the deadline as last evaluated (the current window's end, the missed
+        /// one's, or the next one's); nil while the local time is unknown.
+        public var windowDeadline: WallTime?
+        /// Daily windows with no local time known (no synchronised clock this boot): the device
+        /// asks for a press (reminder) and shows `time_unknown`, never "checked in".
+        public var localTimeUnknown = false
+
         public init(
             settings: CheckInSettings = .default,
             configuredSettings: CheckInSettings? = nil,
@@ -73,8 +96,9 @@ extension CheckInFeature {
         /// with trusted wall clocks; otherwise only a lower bound of the elapsed time is known, and
         /// `remaining` is the most that can be left (docs/time.md). Nil before the first check-in.
         public func countdown(at now: DeviceInstant) -> Countdown? {
-            guard let last = lastCheckIn else { return nil }
-            let elapsed = now.elapsedTime(since: last.at)
+            if case .away = phase { return nil }
+            if let daily = schedule.daily { return windowCountdown(daily, at: now) }
+            guard let elapsed = elapsedSinceOrigin(at: now) else { return nil }
             let remaining = settings.interval - max(elapsed.lowerBound, .zero)
             return Countdown(deadline: now.wall + remaining, remaining: remaining)
         }
@@ -83,7 +107,7 @@ extension CheckInFeature {
         /// keeping its word: the device feature knows them all).
         ///
         /// Feedback wins for its moment (a check-in's, then the alert's), then a fault, then an
-        /// alert being sent, then overdue, then a pending ping, then the phase: the device never
+        /// alert being sent, then overdue, then the last-chance warning, then a pending ping, then the phase: the device never
         /// shows "checked in" while it cannot keep its word. Check-ins not uploaded for too long mark
         /// the checked-in and reminder patterns, never overdue or a fault.
         public func indicator(fault: Bool) -> Indicator {
@@ -101,13 +125,16 @@ extension CheckInFeature {
             if fault { return .fault }
             if alert.indicator == .alertSending { return .alertSending }
             if case .overdue = phase { return .overdue }
+            if case .lastChance = phase { return .lastChance }
             if !pendingPings.isEmpty { return .pingPending }
             switch phase {
             case .starting: return .starting
             case .neverCheckedIn: return .neverCheckedIn
             case .checkedIn: return uploadBacklog.isStale ? .checkedInNotUploaded : .checkedIn
             case .reminder: return uploadBacklog.isStale ? .reminderNotUploaded : .reminder
+            case .lastChance: return .lastChance
             case .overdue: return .overdue
+            case .away: return .away
             }
         }
     }

@@ -10,13 +10,18 @@ public enum Phase: Hashable, Sendable {
     case checkedIn(Countdown)
     /// deadline − reminder ≤ now < deadline.
     case reminder(Countdown)
-    /// now ≥ deadline.
+    /// deadline ≤ now < deadline + grace: the last-chance warning (urgent LEDs, a beep every 30 s);
+    /// nobody has been told yet.
+    case lastChance(Countdown)
+    /// now ≥ deadline + grace: the targets are told.
     case overdue(Countdown)
+    /// Away mode: no reminder, no overdue until it ends (then a fresh countdown starts).
+    case away(until: WallTime)
 
     public var countdown: Countdown? {
         switch self {
-        case .starting, .neverCheckedIn: nil
-        case let .checkedIn(countdown), let .reminder(countdown), let .overdue(countdown): countdown
+        case .starting, .neverCheckedIn, .away: nil
+        case let .checkedIn(countdown), let .reminder(countdown), let .lastChance(countdown), let .overdue(countdown): countdown
         }
     }
 
@@ -26,7 +31,9 @@ public enum Phase: Hashable, Sendable {
         case .neverCheckedIn: "never_checked_in"
         case .checkedIn: "checked_in"
         case .reminder: "reminder"
+        case .lastChance: "last_chance"
         case .overdue: "overdue"
+        case .away: "away"
         }
     }
 }

@@ -177,7 +177,7 @@ private func pad(_ value: Int64, _ width: Int) -> String {
 }
 
 // Howard Hinnant's days-from-civil algorithms (public domain), valid for the proleptic Gregorian calendar.
-private func civilDate(fromDaysSinceEpoch days: Int64) -> (Int64, Int64, Int64) {
+func civilDate(fromDaysSinceEpoch days: Int64) -> (Int64, Int64, Int64) {
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let dayOfEra = z - era * 146_097
@@ -189,7 +189,7 @@ private func civilDate(fromDaysSinceEpoch days: Int64) -> (Int64, Int64, Int64) 
     return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
 }
 
-private func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
+func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
     let y = month <= 2 ? year - 1 : year
     let era = (y >= 0 ? y : y - 399) / 400
     let yearOfEra = y - era * 400

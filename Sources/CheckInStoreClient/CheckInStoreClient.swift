@@ -26,6 +26,13 @@ public struct CheckInStoreClient: Sendable {
     public var savePings: @Sendable ([PendingPing]) async throws(StoreFailure) -> [PendingPing]
     /// The pings no press has answered yet, oldest first.
     public var pendingPings: @Sendable () async throws(StoreFailure) -> [PendingPing]
+    /// Away mode: stores a new period (ending a running one, `replaced`) and, when given, the
+    /// settings that now carry it, in one transaction.
+    public var startAway: @Sendable (AwayPeriod, StoredSettings?) async throws(StoreFailure) -> Void
+    /// Stores how an away period ended (and, when given, the settings without it) in one transaction.
+    public var endAway: @Sendable (AwayPeriod, StoredSettings?) async throws(StoreFailure) -> Void
+    /// The most recent away periods, newest first.
+    public var awayPeriods: @Sendable (_ limit: Int) async throws(StoreFailure) -> [AwayPeriod]
 
     public init(
         record: @escaping @Sendable (NewCheckIn) async throws(StoreFailure) -> CheckInRecord,
@@ -36,7 +43,16 @@ public struct CheckInStoreClient: Sendable {
         reanchorWallTimes: @escaping @Sendable (_ now: DeviceInstant) async throws(StoreFailure) -> Int,
         recordAnsweringPings: @escaping @Sendable (NewCheckIn, [PingResponse]) async throws(StoreFailure) -> CheckInRecord,
         savePings: @escaping @Sendable ([PendingPing]) async throws(StoreFailure) -> [PendingPing],
-        pendingPings: @escaping @Sendable () async throws(StoreFailure) -> [PendingPing]
+        pendingPings: @escaping @Sendable () async throws(StoreFailure) -> [PendingPing],
+        startAway: @escaping @Sendable (AwayPeriod, StoredSettings?) async throws(StoreFailure) -> Void = { _, _ throws(StoreFailure) in
+            throw .unexpected("CheckInStoreClient.startAway")
+        },
+        endAway: @escaping @Sendable (AwayPeriod, StoredSettings?) async throws(StoreFailure) -> Void = { _, _ throws(StoreFailure) in
+            throw .unexpected("CheckInStoreClient.endAway")
+        },
+        awayPeriods: @escaping @Sendable (_ limit: Int) async throws(StoreFailure) -> [AwayPeriod] = { _ throws(StoreFailure) in
+            throw .unexpected("CheckInStoreClient.awayPeriods")
+        }
     ) {
         self.record = record
         self.history = history
@@ -47,6 +63,9 @@ public struct CheckInStoreClient: Sendable {
         self.recordAnsweringPings = recordAnsweringPings
         self.savePings = savePings
         self.pendingPings = pendingPings
+        self.startAway = startAway
+        self.endAway = endAway
+        self.awayPeriods = awayPeriods
     }
 }
 
@@ -72,11 +91,19 @@ public struct StoredSettings: Hashable, Sendable {
     /// Bumped on every change; the newer side wins when syncing with the backend.
     public var version: Int64
     public var appliedFromConfig: CheckInSettings?
+    /// Away mode as the settings carry it (synced with the backend); nil when not away.
+    public var away: AwayPlan?
+    /// Read with the settings, never written through them: the latest away period the device
+    /// stored (`startAway`, `endAway`), so a restart knows at once whether it is away.
+    public var latestAway: AwayPeriod?
 
-    public init(settings: CheckInSettings, version: Int64, appliedFromConfig: CheckInSettings?) {
+    public init(settings: CheckInSettings, version: Int64, appliedFromConfig: CheckInSettings?,
+                away: AwayPlan? = nil, latestAway: AwayPeriod? = nil) {
         self.settings = settings
         self.version = version
         self.appliedFromConfig = appliedFromConfig
+        self.away = away
+        self.latestAway = latestAway
     }
 }
 

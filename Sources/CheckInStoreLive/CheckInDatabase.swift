@@ -147,9 +147,17 @@ public actor CheckInDatabase {
 
     /// The stored settings, or nil if none were ever saved.
     public func loadSettings() throws(StoreFailure) -> StoredSettings? {
+        // With the latest away period: a restart knows at once whether the device is away.
+        guard var stored = try loadSettingsRow() else { return nil }
+        stored.latestAway = try awayPeriods(limit: 1).first
+        return stored
+    }
+
+    private func loadSettingsRow() throws(StoreFailure) -> StoredSettings? {
         do throws(SQLiteError) {
             let select = try connection.prepare("""
-                SELECT interval_us, reminder_us, version, applied_config_interval_us, applied_config_reminder_us
+                SELECT interval_us, reminder_us, version, applied_config_interval_us, applied_config_reminder_us,
+                       away_since_us, away_until_us
                 FROM settings WHERE singleton = 1
                 """)
             guard try select.step() else { return nil }
@@ -159,7 +167,13 @@ public actor CheckInDatabase {
             if let interval = try select.optionalInt64(at: 3), let reminder = try select.optionalInt64(at: 4) {
                 applied = CheckInSettings(interval: .microseconds(interval), reminder: .microseconds(reminder))
             }
-            return StoredSettings(settings: settings, version: try select.int64(at: 2), appliedFromConfig: applied)
+            var away: AwayPlan?
+            if let since = try select.optionalInt64(at: 5), let until = try select.optionalInt64(at: 6) {
+                away = AwayPlan(since: WallTime(microsecondsSinceEpoch: since), until: WallTime(microsecondsSinceEpoch: until))
+            }
+            let version = try select.int64(at: 2)
+            select.reset()
+            return StoredSettings(settings: settings, version: version, appliedFromConfig: applied, away: away)
         } catch {
             throw StoreFailure(error, while: "load the settings")
         }
@@ -167,25 +181,31 @@ public actor CheckInDatabase {
 
     /// Replaces the stored settings (durations kept to the microsecond).
     public func saveSettings(_ stored: StoredSettings) throws(StoreFailure) {
-        try write("save the settings") { () throws(SQLiteError) in
-            let upsert = try connection.prepare("""
-                INSERT INTO settings (singleton, interval_us, reminder_us, version,
-                                      applied_config_interval_us, applied_config_reminder_us)
-                VALUES (1, ?1, ?2, ?3, ?4, ?5)
-                ON CONFLICT (singleton) DO UPDATE SET
-                    interval_us = excluded.interval_us, reminder_us = excluded.reminder_us,
-                    version = excluded.version,
-                    applied_config_interval_us = excluded.applied_config_interval_us,
-                    applied_config_reminder_us = excluded.applied_config_reminder_us
-                """)
-            try upsert.bind(
-                .integer(stored.settings.interval.wholeMicroseconds),
-                .integer(stored.settings.reminder.wholeMicroseconds),
-                .integer(stored.version),
-                .integer(orNull: stored.appliedFromConfig?.interval.wholeMicroseconds),
-                .integer(orNull: stored.appliedFromConfig?.reminder.wholeMicroseconds))
-            try upsert.step()
-        }
+        try write("save the settings") { () throws(SQLiteError) in try upsertSettings(stored) }
+    }
+
+    /// The settings row; the caller holds the transaction.
+    func upsertSettings(_ stored: StoredSettings) throws(SQLiteError) {
+        let upsert = try connection.prepare("""
+            INSERT INTO settings (singleton, interval_us, reminder_us, version,
+                                  applied_config_interval_us, applied_config_reminder_us, away_since_us, away_until_us)
+            VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            ON CONFLICT (singleton) DO UPDATE SET
+                interval_us = excluded.interval_us, reminder_us = excluded.reminder_us,
+                version = excluded.version,
+                applied_config_interval_us = excluded.applied_config_interval_us,
+                applied_config_reminder_us = excluded.applied_config_reminder_us,
+                away_since_us = excluded.away_since_us, away_until_us = excluded.away_until_us
+            """)
+        try upsert.bind(
+            .integer(stored.settings.interval.wholeMicroseconds),
+            .integer(stored.settings.reminder.wholeMicroseconds),
+            .integer(stored.version),
+            .integer(orNull: stored.appliedFromConfig?.interval.wholeMicroseconds),
+            .integer(orNull: stored.appliedFromConfig?.reminder.wholeMicroseconds),
+            .integer(orNull: stored.away?.since.microsecondsSinceEpoch),
+            .integer(orNull: stored.away?.until.microsecondsSinceEpoch))
+        try upsert.step()
     }
 
     // MARK: Diagnostics
@@ -217,10 +237,11 @@ public actor CheckInDatabase {
     /// checkpoint) makes it durable anyway. That saves one fsync per uploaded batch (a 100,000-row
     /// backlog: 200; BENCHMARKS.md).
     /// Check-ins, alerts and everything else are still committed with `synchronous=FULL`.
-    func markRowsUploaded(in table: String, ids: [CheckInID], at time: WallTime, noun: String) throws(StoreFailure) -> Int {
+    func markRowsUploaded(in table: String, ids: [CheckInID], at time: WallTime, noun: String,
+                          column: String = "uploaded_at_us") throws(StoreFailure) -> Int {
         try write("mark \(ids.count) \(noun) as uploaded", unsynced: true) { () throws(SQLiteError) -> Int in
             let update = try connection.prepare(
-                "UPDATE \(table) SET uploaded_at_us = ?1 WHERE id = ?2 AND uploaded_at_us IS NULL")
+                "UPDATE \(table) SET \(column) = ?1 WHERE id = ?2 AND \(column) IS NULL")
             var marked = 0
             for id in ids {
                 try update.bind(.integer(time.microsecondsSinceEpoch), .text(id.description))

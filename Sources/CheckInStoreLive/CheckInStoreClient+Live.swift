@@ -12,7 +12,10 @@ extension CheckInDatabase {
             reanchorWallTimes: { now async throws(StoreFailure) in try await self.reanchorWallTimes(now: now) },
             recordAnsweringPings: { new, responses async throws(StoreFailure) in try await self.record(new, answering: responses) },
             savePings: { pings async throws(StoreFailure) in try await self.savePings(pings) },
-            pendingPings: { () async throws(StoreFailure) in try await self.pendingPings() }
+            pendingPings: { () async throws(StoreFailure) in try await self.pendingPings() },
+            startAway: { period, settings async throws(StoreFailure) in try await self.startAway(period, settings: settings) },
+            endAway: { period, settings async throws(StoreFailure) in try await self.endAway(period, settings: settings) },
+            awayPeriods: { limit async throws(StoreFailure) in try await self.awayPeriods(limit: limit) }
         )
     }
 }

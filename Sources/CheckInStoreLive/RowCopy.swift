@@ -32,6 +32,9 @@ enum RowCopy {
         Table(name: "alert_delivery_targets", key: ["target"]),
         Table(name: "alert_deliveries", key: ["target", "alert_id"]),
         Table(name: "mqtt_events", key: ["id"], order: "sequence"),
+        Table(name: "away_periods", key: ["id"], order: "insertion_order"),
+        Table(name: "power_events", key: ["id"], order: "insertion_order"),
+        Table(name: "run_mark", key: ["singleton"], isSingleton: true),
     ]
 
     struct Counts {

@@ -11,6 +11,7 @@ enum Schema {
         deliveryTargetsAndRejections,
         alertDeliveryTargets,
         mqtt,
+        dailyLife,
     ]
 
     /// The version this code writes and understands.
@@ -238,6 +239,62 @@ enum Schema {
             entity TEXT NOT NULL CHECK (length(entity) BETWEEN 1 AND 64),
             payload TEXT NOT NULL,
             at_us INTEGER NOT NULL
+        ) STRICT
+        """,
+    ]
+
+    /// v8, daily life (docs/daily-life.md): away mode in the synced settings and its periods (so a
+    /// restart keeps it and `history` shows it), the device's own events with a delivery mark per
+    /// target, and the mark that tells a clean stop from an unexpected one.
+    static let dailyLife = [
+        """
+        ALTER TABLE settings ADD COLUMN away_since_us INTEGER
+        """,
+        """
+        ALTER TABLE settings ADD COLUMN away_until_us INTEGER
+        """,
+        """
+        CREATE TABLE away_periods (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 36),
+            insertion_order INTEGER NOT NULL UNIQUE,
+            start_wall_us INTEGER NOT NULL,
+            start_uptime_us INTEGER NOT NULL,
+            start_boot_id TEXT NOT NULL,
+            start_synchronized INTEGER NOT NULL CHECK (start_synchronized IN (0, 1)),
+            duration_us INTEGER NOT NULL CHECK (duration_us > 0),
+            source TEXT NOT NULL CHECK (source IN ('cli', 'backend', 'mqtt')),
+            -- All NULL while it runs; the reading when it ended, and why.
+            end_wall_us INTEGER,
+            end_uptime_us INTEGER,
+            end_boot_id TEXT,
+            end_synchronized INTEGER CHECK (end_synchronized IN (0, 1)),
+            end_reason TEXT CHECK (end_reason IN ('expired', 'cli', 'press', 'backend', 'mqtt', 'replaced')),
+            CHECK ((end_reason IS NULL) = (end_wall_us IS NULL))
+        ) STRICT
+        """,
+        """
+        CREATE TABLE power_events (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 36),
+            insertion_order INTEGER NOT NULL UNIQUE,
+            kind TEXT NOT NULL CHECK (kind IN ('on_battery', 'power_restored', 'low_battery', 'unexpected_restart')),
+            detail TEXT NOT NULL,
+            wall_time_us INTEGER NOT NULL,
+            uptime_us INTEGER NOT NULL,
+            boot_id TEXT NOT NULL,
+            wall_clock_synchronized INTEGER NOT NULL CHECK (wall_clock_synchronized IN (0, 1)),
+            -- NULL until the backend, or the healthchecks check-in check, has it.
+            uploaded_at_us INTEGER,
+            healthchecks_at_us INTEGER
+        ) STRICT
+        """,
+        """
+        CREATE TABLE run_mark (
+            singleton INTEGER PRIMARY KEY NOT NULL CHECK (singleton = 1),
+            started_wall_us INTEGER NOT NULL,
+            started_uptime_us INTEGER NOT NULL,
+            started_boot_id TEXT NOT NULL,
+            started_synchronized INTEGER NOT NULL CHECK (started_synchronized IN (0, 1)),
+            stopped_cleanly INTEGER NOT NULL CHECK (stopped_cleanly IN (0, 1))
         ) STRICT
         """,
     ]

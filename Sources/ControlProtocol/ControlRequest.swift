@@ -22,6 +22,14 @@ public struct ControlRequest: Codable, Hashable, Sendable {
         case alertSend = "alert-send"
         /// Cancel the alert whose cancel window is open.
         case alertCancel = "alert-cancel"
+        /// Away mode until `until` (a duration, a time of day, a date, a date and time).
+        case away
+        /// End away mode now: a fresh countdown starts.
+        case awayEnd = "away-end"
+        /// The away periods, newest first (`limit`).
+        case awayList = "away-list"
+        /// Set a simulated input (`line`: mains, low_battery; `active`).
+        case simInput = "sim-input"
     }
 
     public var command: Command
@@ -38,9 +46,18 @@ public struct ControlRequest: Codable, Hashable, Sendable {
     public var type: String?
     /// `notifications`: show only unread ones from now on (false: all).
     public var unreadOnly: Bool?
+    /// `away`: how long or until when, as a person wrote it (`AwayUntil`).
+    public var until: String?
+    /// `sim-input`: which input, and its level.
+    public var line: String?
+    public var active: Bool?
 
     public init(_ command: Command, limit: Int? = nil, interval: String? = nil, reminder: String? = nil, hold: String? = nil,
-                notificationID: String? = nil, type: String? = nil, unreadOnly: Bool? = nil) {
+                notificationID: String? = nil, type: String? = nil, unreadOnly: Bool? = nil, until: String? = nil,
+                line: String? = nil, active: Bool? = nil) {
+        self.until = until
+        self.line = line
+        self.active = active
         self.command = command
         self.limit = limit
         self.interval = interval

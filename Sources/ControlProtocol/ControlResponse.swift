@@ -10,6 +10,10 @@ public struct ControlResponse: Codable, Hashable, Sendable {
     public var queue: QueueReport?
     public var notifications: NotificationsReport?
     public var pings: PingsReport?
+    /// `away`, `away-end`: away mode as it now is.
+    public var away: AwayReport? = nil
+    /// `away-list`: the away periods, newest first.
+    public var awayPeriods: [AwayPeriodReport]? = nil
 
     public init(ok: Bool = true, error: String? = nil, status: StatusReport? = nil, checkIn: CheckInReport? = nil,
                 history: [CheckInReport]? = nil, settings: SettingsReport? = nil, queue: QueueReport? = nil,
@@ -81,6 +85,14 @@ public struct StatusReport: Codable, Hashable, Sendable {
     /// Messages that do not stop the device (a refused setting, a damaged store moved aside),
     /// until `lifesignalctl dismiss-error`.
     public var messages: [String]? = nil
+    /// Away mode; nil from a daemon that predates it.
+    public var away: AwayReport? = nil
+    /// How deadlines are set (interval or daily windows), and the last-chance grace.
+    public var schedule: ScheduleReport? = nil
+    /// The mains power and the device's recent events; nil from a daemon that predates them.
+    public var power: PowerReport? = nil
+    /// The buzzer; nil without `[buzzer]`.
+    public var buzzer: BuzzerReport? = nil
     /// The MQTT broker connection; nil without `[mqtt]`.
     public var mqtt: MQTTReport? = nil
 

@@ -104,6 +104,15 @@ public final class DevServer: Sendable {
         }
     }
 
+    /// The device events the server stored, each once, in arrival order.
+    public func storedEvents(device: String? = nil) throws(DevServerError) -> [StoredEvent] {
+        do {
+            return try routes.store.events(device: device)
+        } catch {
+            throw DevServerError("could not read the stored events: \(error)")
+        }
+    }
+
     /// The help alerts the server stored, each once, in arrival order.
     public func storedAlerts(device: String? = nil) throws(DevServerError) -> [StoredAlert] {
         do {
@@ -255,6 +264,8 @@ final class Routes: Sendable {
             return storePingResponses(request, device: device)
         case ("POST", DeviceAPIPath.alerts):
             return storeAlert(request, device: device)
+        case ("POST", DeviceAPIPath.events):
+            return storeEvent(request, device: device)
         default:
             return .error(501, "\(request.method) \(request.path) is specified but not implemented by this reference server yet")
         }
@@ -270,6 +281,7 @@ final class Routes: Sendable {
         "/v1/notifications": ["GET"],
         "/v1/notifications/changes": ["POST"],
         DeviceAPIPath.alerts: ["POST"],
+        DeviceAPIPath.events: ["POST"],
     ]
 
     private func authenticate(_ request: ServerRequest) -> String? {
@@ -332,6 +344,26 @@ final class Routes: Sendable {
         }
         stats.withLock { $0.alertsReceived += 1 }
         return .json(CheckInAcknowledgement(acknowledged: [alert.id]))
+    }
+
+    /// One of the device's own events, stored once per id; a real backend would tell the family.
+    private func storeEvent(_ request: ServerRequest, device: String) -> ServerResponse {
+        let event: UploadedEvent
+        switch APICoding.decode(UploadedEvent.self, from: request.body) {
+        case let .success(decoded): event = decoded
+        case let .failure(problem): return .error(400, "the body is not a DeviceEvent: \(problem.message)")
+        }
+        guard let id = CheckInID(event.id), id.description == event.id else { return .error(400, "event id must be a lowercase UUID") }
+        guard PowerEventKind(rawValue: event.kind) != nil else {
+            return .error(400, "kind must be one of \(PowerEventKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard WallTime(iso8601: event.wallTime) != nil else { return .error(400, "wallTime must be RFC 3339 UTC") }
+        do {
+            try store.storeEvent(event, device: device, receivedAt: Self.now())
+        } catch {
+            return .error(500, "could not store the event: \(error)")
+        }
+        return .json(CheckInAcknowledgement(acknowledged: [event.id]))
     }
 
     static func problem(with item: UploadedCheckIn) -> String? {
@@ -420,6 +452,12 @@ final class Routes: Sendable {
                 return .json(try store.checkIns(device: request.query["device"], in: .alerts).map(StoredAlert.init))
             } catch {
                 return .error(500, "could not read the alerts: \(error)")
+            }
+        case ("GET", "/admin/events"):
+            do {
+                return .json(try store.events(device: request.query["device"]))
+            } catch {
+                return .error(500, "could not read the events: \(error)")
             }
         case ("GET", "/admin/healthchecks-pings"):
             return .json(healthchecksRoute.recorded)

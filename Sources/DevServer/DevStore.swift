@@ -67,6 +67,7 @@ final class DevStore: Sendable {
             );
             """)
         try connection.execute(Self.notificationTables)
+        try connection.execute(Self.dailyLifeTables)
         self.connection = Mutex(connection)
     }
 
@@ -121,11 +122,15 @@ final class DevStore: Sendable {
 
     func settings(device: String) throws(SQLiteError) -> DeviceSettings? {
         try connection.withLock { connection throws(SQLiteError) -> DeviceSettings? in
-            let select = try connection.prepare("SELECT interval_s, reminder_s, version FROM settings WHERE device_id = ?1")
+            let select = try connection.prepare("""
+                SELECT interval_s, reminder_s, version, away_from, away_until FROM settings
+                LEFT JOIN away USING (device_id) WHERE device_id = ?1
+                """)
             try select.bind(.text(device))
             guard try select.step() else { return nil }
             return DeviceSettings(intervalSeconds: try select.int64(at: 0), reminderSeconds: try select.int64(at: 1),
-                                  version: try select.int64(at: 2))
+                                  version: try select.int64(at: 2), awayFrom: try select.optionalText(at: 3),
+                                  awayUntil: try select.optionalText(at: 4))
         }
     }
 
@@ -139,6 +144,63 @@ final class DevStore: Sendable {
             try upsert.bind(.text(device), .integer(settings.intervalSeconds), .integer(settings.reminderSeconds),
                             .integer(settings.version))
             _ = try upsert.step()
+            // Away mode goes with the settings' version: absent means not away.
+            let away = try connection.prepare("""
+                INSERT INTO away (device_id, away_from, away_until) VALUES (?1, ?2, ?3)
+                ON CONFLICT (device_id) DO UPDATE SET away_from = excluded.away_from, away_until = excluded.away_until
+                """)
+            try away.bind(.text(device), settings.awayFrom.map { .text($0) } ?? .null, settings.awayUntil.map { .text($0) } ?? .null)
+            _ = try away.step()
+        }
+    }
+
+    /// Away mode with the settings, the device's own events (docs/device-api.yaml).
+    static let dailyLifeTables = """
+        CREATE TABLE IF NOT EXISTS away (
+            device_id TEXT PRIMARY KEY NOT NULL,
+            away_from TEXT,
+            away_until TEXT
+        );
+        CREATE TABLE IF NOT EXISTS device_events (
+            device_id TEXT NOT NULL,
+            id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            detail TEXT NOT NULL,
+            wall_time TEXT NOT NULL,
+            received_at TEXT NOT NULL,
+            receipts INTEGER NOT NULL DEFAULT 1,
+            PRIMARY KEY (device_id, id)
+        );
+        """
+
+    /// Stores an event once per id; a repeat only counts one more receipt.
+    func storeEvent(_ event: UploadedEvent, device: String, receivedAt: String) throws(SQLiteError) {
+        try connection.withLock { connection throws(SQLiteError) in
+            let insert = try connection.prepare("""
+                INSERT INTO device_events (device_id, id, kind, detail, wall_time, received_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                ON CONFLICT (device_id, id) DO UPDATE SET receipts = receipts + 1
+                """)
+            try insert.bind(.text(device), .text(event.id), .text(event.kind), .text(event.detail), .text(event.wallTime),
+                            .text(receivedAt))
+            _ = try insert.step()
+        }
+    }
+
+    /// The events a device sent, in arrival order (every device's when nil).
+    func events(device: String?) throws(SQLiteError) -> [StoredEvent] {
+        try connection.withLock { connection throws(SQLiteError) -> [StoredEvent] in
+            let select = try connection.prepare("""
+                SELECT device_id, id, kind, detail, wall_time, receipts FROM device_events
+                WHERE ?1 IS NULL OR device_id = ?1 ORDER BY rowid
+                """)
+            try select.bind(device.map { .text($0) } ?? .null)
+            var events: [StoredEvent] = []
+            while try select.step() {
+                events.append(StoredEvent(device: try select.text(at: 0), id: try select.text(at: 1), kind: try select.text(at: 2),
+                                          detail: try select.text(at: 3), wallTime: try select.text(at: 4),
+                                          receipts: Int(try select.int64(at: 5))))
+            }
+            return events
         }
     }
 
@@ -228,4 +290,15 @@ final class DevStore: Sendable {
             return rows
         }
     }
+}
+
+/// A device event as the reference backend stored it.
+public struct StoredEvent: Codable, Hashable, Sendable {
+    public var device: String
+    public var id: String
+    public var kind: String
+    public var detail: String
+    public var wallTime: String
+    /// Above 1: the device sent it again (an acknowledgement was lost).
+    public var receipts: Int
 }

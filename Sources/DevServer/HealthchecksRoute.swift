@@ -48,6 +48,9 @@ public struct DevCheck: Codable, Hashable, Sendable {
     /// new, up, down, paused.
     public var status: String
     public var channels: String
+    /// A cron check: its expression and zone (healthchecks then ignores `timeout`).
+    public var schedule: String? = nil
+    public var tz: String? = nil
     /// Made through the management API (a hand-made one exists once pinged).
     public var managed: Bool
     public var pings: [HealthchecksPing] = []
@@ -187,9 +190,11 @@ final class HealthchecksRoute: Sendable {
             return .error(400, "could not parse request body")
         }
         if let problem = Self.problem(spec) { return .error(400, problem) }
-        let check = DevCheck(uuid: CheckInID.random().description, name: spec.name ?? "", slug: spec.slug ?? "", desc: spec.desc ?? "",
+        var check = DevCheck(uuid: CheckInID.random().description, name: spec.name ?? "", slug: spec.slug ?? "", desc: spec.desc ?? "",
                              timeout: spec.timeout ?? 86_400, grace: spec.grace ?? 3600, status: "new", channels: spec.channels ?? "",
                              managed: true)
+        check.schedule = spec.schedule
+        check.tz = spec.schedule == nil ? nil : spec.tz ?? "UTC"
         state.withLock { $0.checks.append(check) }
         return .json(wire(check, host: host, readOnly: false), status: 201)
     }
@@ -211,7 +216,16 @@ final class HealthchecksRoute: Sendable {
                 if let name = spec.name { check.name = name }
                 if let slug = spec.slug { check.slug = slug }
                 if let desc = spec.desc { check.desc = desc }
-                if let timeout = spec.timeout { check.timeout = timeout }
+                if let timeout = spec.timeout {
+                    // Setting a timeout makes it a simple check, a schedule a cron check (healthchecks' rule).
+                    check.timeout = timeout
+                    check.schedule = nil
+                    check.tz = nil
+                }
+                if let schedule = spec.schedule {
+                    check.schedule = schedule
+                    check.tz = spec.tz ?? check.tz ?? "UTC"
+                }
                 if let grace = spec.grace { check.grace = grace }
                 if let channels = spec.channels { check.channels = channels }
             }
@@ -237,6 +251,9 @@ final class HealthchecksRoute: Sendable {
             if value < 60 { return "json validation error: \(name) is too small" }
             if value > 31_536_000 { return "json validation error: \(name) is too large" }
         }
+        if let schedule = spec.schedule, schedule.split(separator: " ").count != 5 {
+            return "json validation error: schedule is not a valid cron expression"
+        }
         if let slug = spec.slug, !slug.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") }) {
             return "json validation error: slug does not match pattern ^[a-zA-Z0-9-_]*$"
         }
@@ -246,11 +263,12 @@ final class HealthchecksRoute: Sendable {
     private func wire(_ check: DevCheck, host: String, readOnly: Bool) -> HealthchecksCheck {
         let site = "http://\(host)"
         return HealthchecksCheck(
-            name: check.name, slug: check.slug, desc: check.desc, timeout: check.timeout, grace: check.grace, status: check.status,
+            name: check.name, slug: check.slug, desc: check.desc, timeout: check.schedule == nil ? check.timeout : nil, grace: check.grace,
+            status: check.status,
             nPings: check.pings.count, lastPing: check.pings.first { $0.type == "success" || $0.type == "fail" }?.date,
             uuid: readOnly ? nil : check.uuid, pingURL: readOnly ? nil : "\(site)/ping/\(check.uuid)",
             updateURL: readOnly ? nil : "\(site)/api/v3/checks/\(check.uuid)",
-            pauseURL: readOnly ? nil : "\(site)/api/v3/checks/\(check.uuid)/pause")
+            pauseURL: readOnly ? nil : "\(site)/api/v3/checks/\(check.uuid)/pause", schedule: check.schedule, tz: check.tz)
     }
 }
 

@@ -18,9 +18,15 @@ public struct HealthchecksCheck: Codable, Hashable, Sendable {
     public var pingURL: String?
     public var updateURL: String?
     public var pauseURL: String?
+    /// Cron checks: the expression and its zone (then `timeout` is absent).
+    public var schedule: String?
+    public var tz: String?
 
     public init(name: String, slug: String, desc: String?, timeout: Int64?, grace: Int64, status: String, nPings: Int?,
-                lastPing: String?, uuid: String?, pingURL: String?, updateURL: String?, pauseURL: String?) {
+                lastPing: String?, uuid: String?, pingURL: String?, updateURL: String?, pauseURL: String?,
+                schedule: String? = nil, tz: String? = nil) {
+        self.schedule = schedule
+        self.tz = tz
         self.name = name
         self.slug = slug
         self.desc = desc
@@ -36,7 +42,7 @@ public struct HealthchecksCheck: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, slug, desc, timeout, grace, status, uuid
+        case name, slug, desc, timeout, grace, status, uuid, schedule, tz
         case nPings = "n_pings"
         case lastPing = "last_ping"
         case pingURL = "ping_url"
@@ -62,9 +68,14 @@ public struct HealthchecksCheckUpdate: Codable, Hashable, Sendable {
     public var grace: Int64?
     /// `"*"`: every integration of the project (the phone the family set up).
     public var channels: String?
+    /// A cron check's expression and zone (instead of `timeout`).
+    public var schedule: String?
+    public var tz: String?
 
     public init(name: String? = nil, slug: String? = nil, desc: String? = nil, tags: String? = nil, timeout: Int64? = nil,
-                grace: Int64? = nil, channels: String? = nil) {
+                grace: Int64? = nil, channels: String? = nil, schedule: String? = nil, tz: String? = nil) {
+        self.schedule = schedule
+        self.tz = tz
         self.name = name
         self.slug = slug
         self.desc = desc

@@ -6,11 +6,17 @@ public struct DeviceSettings: Codable, Hashable, Sendable {
     public var intervalSeconds: Int64
     public var reminderSeconds: Int64
     public var version: Int64
+    /// Away mode (RFC 3339, UTC): absent or null when the device is not away. Part of the
+    /// settings, so the newer version decides it like the interval.
+    public var awayFrom: String?
+    public var awayUntil: String?
 
-    public init(intervalSeconds: Int64, reminderSeconds: Int64, version: Int64) {
+    public init(intervalSeconds: Int64, reminderSeconds: Int64, version: Int64, awayFrom: String? = nil, awayUntil: String? = nil) {
         self.intervalSeconds = intervalSeconds
         self.reminderSeconds = reminderSeconds
         self.version = version
+        self.awayFrom = awayFrom
+        self.awayUntil = awayUntil
     }
 }
 

@@ -274,6 +274,8 @@ struct ConfigLoader {
             alert: alert,
             healthchecks: healthchecks
         )
+        readDailyLife(sections, into: &configuration,
+                      takenLines: [("button.line", button.line)] + leds.map { ("leds.\($0.led.name).line", $0.line) })
         configuration.mqtt = mqtt
         return configuration
     }

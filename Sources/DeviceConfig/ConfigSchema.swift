@@ -3,7 +3,8 @@ import LEDLanguage
 /// The tables and keys the config file may contain (besides `[leds.<name>]` and `[patterns.<indicator>]`).
 enum ConfigSchema {
     static let tables: [(name: String, keys: [String])] = [
-        ("check_in", ["interval", "reminder"]),
+        ("check_in", ["interval", "reminder", "grace", "schedule", "windows", "time_zone",
+                      "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]),
         ("button", ["debounce", "long_press", "line", "active_low", "bias"]),
         ("gpio", ["backend", "chip"]),
         ("leds", ["order"]),
@@ -13,14 +14,18 @@ enum ConfigSchema {
         ("control", ["socket"]),
         ("simulator", ["chatter_edges", "chatter_span", "terminal"]),
         ("log", ["level"]),
-        ("developer", ["short_intervals"]),
+        ("developer", ["short_intervals", "trust_wall_clock"]),
         ("uplink", ["url", "token_file", "batch_size", "timeout", "retry_max", "heartbeat", "notifications_refresh",
                     "stale_after"]),
         ("alert", ["enabled", "cancel_window", "delivered_display"]),
         ("healthchecks", ["check_in_url", "heartbeat_url", "heartbeat", "timeout", "retry_max", "late_after", "alert_url",
                           "api_key_file", "api_url", "slug_prefix"]),
         ("mqtt", ["host", "port", "tls", "ca_file", "username", "password_file", "client_id", "keep_alive", "discovery_prefix",
-                  "base_topic", "device_id", "device_name", "remote_check_in", "retry_max"]),
+                  "base_topic", "device_id", "device_name", "remote_check_in", "remote_away", "retry_max"]),
+        ("away", ["press_ends"]),
+        ("quiet_hours", ["from", "to"]),
+        ("buzzer", ["line", "active_low", "reminder", "last_chance", "ping", "alert_cancel_window"]),
+        ("power", ["mains_line", "mains_active_low", "low_battery_line", "low_battery_active_low"]),
     ]
 
     /// Keys of each `[leds.<name>]` table.

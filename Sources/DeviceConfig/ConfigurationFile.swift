@@ -42,9 +42,10 @@ public enum ConfigurationFile {
     ///     default store and socket as systemd sets them up for the service, not for this user
     ///     (`lifesignalctl` run by hand should look where the service is).
     ///   - read: reads a whole regular file.
+    ///   - zoneExists: whether the system's tzdata has a zone (`[check_in] time_zone`).
     public static func load(
         explicitPath: String?, environment: [String: String], asTheServiceSeesIt: Bool = false,
-        read: (String) -> Result<[UInt8], ReadFailure>
+        read: (String) -> Result<[UInt8], ReadFailure>, zoneExists: (String) -> Bool = { _ in true }
     ) -> Result<Loaded, Failure> {
         let requested = explicitPath ?? environment["LIFESIGNAL_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
         let path = requested ?? DeviceConfiguration.defaultConfigPath
@@ -68,6 +69,9 @@ public enum ConfigurationFile {
         }
         switch DeviceConfiguration.load(contents: contents, path: path, environment: environment) {
         case let .success(configuration):
+            if let problem = configuration.timeZoneProblem(exists: zoneExists) {
+                return .failure(Failure(path: path, message: problem.description))
+            }
             return .success(Loaded(configuration: configuration, path: contents == nil ? nil : path))
         case let .failure(errors):
             return .failure(Failure(path: path, message: errors.description))

@@ -37,6 +37,27 @@ public struct DeviceConfiguration: Hashable, Sendable {
     /// `[mqtt]`: an MQTT broker (Home Assistant); nil = none.
     public var mqtt: MQTTConfiguration? = nil
 
+    // Daily life (docs/daily-life.md): set after `init` by the loader, each at its default here.
+    /// `[check_in] schedule`, `windows`, `monday` … `sunday`: a rolling interval or daily windows.
+    public var schedule: CheckInSchedule = .interval
+    /// `[check_in] grace`: the last-chance warning between the deadline and overdue.
+    public var grace: Duration = .seconds(15 * 60)
+    /// `[check_in] time_zone`: the windows' and quiet hours' zone; nil = the system's.
+    public var timeZone: String?
+    /// Where `time_zone` was set, for the message when the system has no such zone.
+    public var timeZoneSource: ConfigProblem.Source?
+    /// `[away] press_ends`: a check-in while away ends it.
+    public var awayPressEnds = true
+    /// `[quiet_hours] from` / `to`; nil = none.
+    public var quietHours: QuietHours?
+    /// `[buzzer]`; nil = no buzzer.
+    public var buzzer: BuzzerConfiguration?
+    /// `[power]`: the mains-present and low-battery lines, each optional.
+    public var power = PowerConfiguration()
+    /// `[developer] trust_wall_clock`: take the wall clock as synchronised (demos and end-to-end
+    /// tests on machines no NTP client disciplines; daily windows need a local time).
+    public var developerTrustWallClock = false
+
     /// Something can deliver a help alert: the backend, or a healthchecks alert check.
     public var canDeliverAlerts: Bool { uplink != nil || healthchecks?.hasAlertCheck == true }
 

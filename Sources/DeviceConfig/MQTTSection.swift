@@ -35,13 +35,15 @@ public struct MQTTConfiguration: Hashable, Sendable {
     public var deviceName: String
     /// Whether `<base>/cmd/check_in` checks in (recorded with source `mqtt`).
     public var remoteCheckIn: Bool
+    /// Whether `<base>/cmd/away` sets away mode (it silences reminders and overdue, so it is off by default).
+    public var remoteAway: Bool
     /// The longest wait between reconnection attempts (1s…1h).
     public var retryMax: Duration
 
     public init(host: String, port: Int? = nil, tls: TLS = .off, username: String? = nil, passwordFile: String? = nil,
                 clientID: String? = nil, keepAlive: Duration = .seconds(60), discoveryPrefix: String = "homeassistant",
                 baseTopic: String? = nil, deviceID: String? = nil, deviceName: String = "LifeSignal",
-                remoteCheckIn: Bool = false, retryMax: Duration = .seconds(300)) {
+                remoteCheckIn: Bool = false, remoteAway: Bool = false, retryMax: Duration = .seconds(300)) {
         self.host = host
         self.port = port ?? (tls == .off ? 1883 : 8883)
         self.tls = tls
@@ -54,6 +56,7 @@ public struct MQTTConfiguration: Hashable, Sendable {
         self.deviceID = deviceID
         self.deviceName = deviceName
         self.remoteCheckIn = remoteCheckIn
+        self.remoteAway = remoteAway
         self.retryMax = retryMax
     }
 
@@ -79,6 +82,7 @@ extension ConfigLoader {
         let deviceID = optionalValue(table, "mqtt", "device_id", ValueRules.identifier("a device id"))
         let deviceName = value(table, "mqtt", "device_name", "LifeSignal", ValueRules.text("the device's name in Home Assistant"))
         let remoteCheckIn = value(table, "mqtt", "remote_check_in", false, ValueRules.bool)
+        let remoteAway = value(table, "mqtt", "remote_away", false, ValueRules.bool)
         let retryMax = value(table, "mqtt", "retry_max", .seconds(300), ValueRules.duration(in: MQTTConfiguration.retryMaxRange))
 
         guard table["host"] != nil else {
@@ -108,7 +112,8 @@ extension ConfigLoader {
         let tls: MQTTConfiguration.TLS = caFile.map { .caFile($0) } ?? (tlsOn == true ? .systemCertificates : .off)
         return MQTTConfiguration(host: host, port: port, tls: tls, username: username, passwordFile: passwordFile,
                                  clientID: clientID, keepAlive: keepAlive, discoveryPrefix: discoveryPrefix, baseTopic: baseTopic,
-                                 deviceID: deviceID, deviceName: deviceName, remoteCheckIn: remoteCheckIn, retryMax: retryMax)
+                                 deviceID: deviceID, deviceName: deviceName, remoteCheckIn: remoteCheckIn,
+                                 remoteAway: remoteAway, retryMax: retryMax)
     }
 }
 

@@ -87,6 +87,32 @@ public final class ControlHandler {
             }
             store.send(.checkIn(.alert(.requested(.cli))))
             return ControlResponse(status: await context.reports.status(store.state))
+        case .away:
+            return await away(request.until)
+        case .awayEnd:
+            return await awayChange(trigger: .checkIn(.away(.endRequested(.cli))))
+        case .awayList:
+            let limit: Int
+            switch ControlRequest.historyLimit(request.limit) {
+            case let .success(valid): limit = valid
+            case let .failure(problem): return .failure("away list \(problem.message)")
+            }
+            do {
+                var response = ControlResponse()
+                response.awayPeriods = try await context.store.checkIns.awayPeriods(limit).map(AwayPeriodReport.init)
+                return response
+            } catch {
+                return .failure("the away periods could not be read: \(error.message)")
+            }
+        case .simInput:
+            guard let simulateInput = context.simulateInput else {
+                return .failure("sim input needs the simulated GPIO backend; this daemon uses \(context.reports.gpioBackend)")
+            }
+            guard let line = request.line, let active = request.active else {
+                return .failure("sim input needs line (mains or low_battery) and active (true or false)")
+            }
+            if let problem = simulateInput(line, active) { return .failure(problem) }
+            return ControlResponse(status: await context.reports.status(store.state))
         case .alertCancel:
             guard store.state.checkIn.alert.window != nil else {
                 return .failure("no alert is waiting to be sent: there is no open cancel window "
@@ -115,6 +141,44 @@ public final class ControlHandler {
         default:
             return .failure("no answer from the store within \(DurationText.humane(Self.answerTimeout)); "
                             + "the check-in may still be saved — run `lifesignalctl history`")
+        }
+    }
+
+    private func away(_ until: String?) async -> ControlResponse {
+        guard let until else { return .failure("away needs --until: a duration (3d), a time (18:00) or a date (2026-12-24 18:00)") }
+        let request: AwayRequest
+        switch AwayUntil.parsing(until) {
+        case let .success(.lasting(duration)): request = .lasting(duration)
+        case let .success(.instant(instant)): request = .until(instant)
+        case let .success(.local(date, minute)): request = .untilLocal(date: date, minute: minute)
+        case let .failure(problem): return .failure(problem.message)
+        }
+        return await awayChange(trigger: .checkIn(.away(.requested(request, .cli))))
+    }
+
+    /// Sends an away change and answers once it is stored (or refused).
+    private func awayChange(trigger action: DeviceFeature.Action) async -> ControlResponse {
+        let answer = await waiters.wait(
+            for: {
+                switch $0 {
+                case .checkIn(.delegate(.awayStarted)), .checkIn(.delegate(.awayEnded)), .checkIn(.delegate(.awayRefused)),
+                     .checkIn(.delegate(.awayNotSaved)): true
+                default: false
+                }
+            },
+            timeout: Self.answerTimeout, sleep: context.clock.sleep,
+            trigger: { store.send(action) })
+        switch answer {
+        case .checkIn(.delegate(.awayStarted))?, .checkIn(.delegate(.awayEnded))?:
+            var response = ControlResponse()
+            response.away = context.reports.away(store.state)
+            return response
+        case let .checkIn(.delegate(.awayRefused(problem)))?:
+            return .failure("away mode not changed: \(problem.message)")
+        case let .checkIn(.delegate(.awayNotSaved(failure)))?:
+            return .failure("away mode NOT changed: it could not be stored: \(failure.message)")
+        default:
+            return .failure("no answer from the store within \(DurationText.humane(Self.answerTimeout))")
         }
     }
 
@@ -160,12 +224,16 @@ public struct ControlContext {
     public var reports: StatusReporter
     /// Presses the simulated button for the given time; nil with real GPIO.
     public var simulatePress: (@Sendable (Duration) async -> Void)?
+    /// Sets a simulated input (`mains`, `low_battery`); returns why not, or nil. Nil with real GPIO.
+    public var simulateInput: (@Sendable (_ line: String, _ active: Bool) -> String?)?
 
     public init(clock: DeviceClock, store: StoreClients, reports: StatusReporter,
-                simulatePress: (@Sendable (Duration) async -> Void)?) {
+                simulatePress: (@Sendable (Duration) async -> Void)?,
+                simulateInput: (@Sendable (_ line: String, _ active: Bool) -> String?)? = nil) {
         self.clock = clock
         self.store = store
         self.reports = reports
         self.simulatePress = simulatePress
+        self.simulateInput = simulateInput
     }
 }

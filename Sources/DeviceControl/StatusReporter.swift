@@ -21,6 +21,8 @@ public final class StatusReporter {
     public let gpioBackend: String
     /// An `[uplink]` is configured.
     public let hasBackend: Bool
+    /// The buzzer's driver, with `[buzzer]`.
+    public var buzzer: BuzzerDriver?
 
     public init(clock: DeviceClock, store: StoreClients, leds: LEDDriver, gpioBackend: String, hasBackend: Bool) {
         self.clock = clock
@@ -67,8 +69,36 @@ public final class StatusReporter {
                             since: $0.since?.iso8601)
         }
         report.messages = state.messages.map(\.text)
+        report.away = away(state)
+        report.schedule = schedule(state)
+        report.power = power(state)
+        report.buzzer = buzzer.map { BuzzerReport(signal: state.buzzer?.rawValue, on: $0.isOn, beeps: $0.beeps) }
         report.mqtt = await mqttReport(state)
         return report
+    }
+
+    /// Away mode as it is now.
+    public func away(_ state: DeviceFeature.State) -> AwayReport {
+        let away = state.checkIn.away
+        guard let running = away.running else { return AwayReport(state: away.name, pressEnds: away.pressEnds) }
+        let left = running.duration - clock.now().elapsedTime(since: running.start).lowerBound
+        return AwayReport(state: away.name, since: running.start.wall.iso8601, until: running.until.iso8601,
+                          secondsLeft: max(left, .zero).wholeSeconds, source: running.source.rawValue, pressEnds: away.pressEnds)
+    }
+
+    func schedule(_ state: DeviceFeature.State) -> ScheduleReport {
+        let checkIn = state.checkIn
+        return ScheduleReport(kind: checkIn.schedule.name, windows: checkIn.schedule.daily?.description,
+                              timeZone: checkIn.schedule.daily?.timeZone ?? checkIn.timeZone, graceSeconds: checkIn.grace.wholeSeconds,
+                              localTimeUnknown: checkIn.localTimeUnknown, quietHours: checkIn.quietHours?.description,
+                              quietNow: checkIn.quietHours == nil ? nil : checkIn.isQuietNow)
+    }
+
+    func power(_ state: DeviceFeature.State) -> PowerReport {
+        let power = state.power
+        let mains: String? = power.watchesMains ? (power.mainsPresent.map { $0 ? "present" : "lost" } ?? "unknown") : nil
+        return PowerReport(mains: mains, onBatterySince: power.onBatterySince?.iso8601, lowBattery: power.lowBattery,
+                           events: power.recent.map(PowerEventReport.init))
     }
 
     func mqttReport(_ state: DeviceFeature.State) async -> MQTTReport? {

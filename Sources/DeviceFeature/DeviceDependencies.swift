@@ -23,14 +23,22 @@ public struct DeviceDependencies: Sendable {
     public var healthchecks: HealthchecksClients?
     public var wallClock: WallClockChangesClient
     public var network: NetworkChangesClient
+    /// Local time for daily windows and quiet hours (the C library over the system's tzdata).
+    public var timeZone: TimeZoneClient
+    /// Stops the daemon cleanly, as SIGTERM does (a low battery asks for it).
+    public var requestStop: @Sendable () -> Void
     /// The MQTT broker (`[mqtt]`); nil on a device without one.
     public var mqtt: MQTTClient? = nil
 
     public init(
         clock: DeviceClock, random: @escaping @Sendable (ClosedRange<Int64>) -> Int64,
         newID: @escaping @Sendable () -> CheckInID, gpio: GPIOClient, store: StoreClients, backend: UplinkClient?,
-        healthchecks: HealthchecksClients?, wallClock: WallClockChangesClient, network: NetworkChangesClient
+        healthchecks: HealthchecksClients?, wallClock: WallClockChangesClient, network: NetworkChangesClient,
+        timeZone: TimeZoneClient = .failing,
+        requestStop: @escaping @Sendable () -> Void = { UnexpectedCall.report("DeviceDependencies.requestStop") }
     ) {
+        self.timeZone = timeZone
+        self.requestStop = requestStop
         self.clock = clock
         self.random = random
         self.newID = newID
@@ -72,6 +80,12 @@ public struct StoreClients: Sendable {
     public var healthchecksQueue: UploadQueueClient<CheckInRecord>
     /// Help alerts waiting for the healthchecks alert check (a delivery target of its own).
     public var healthchecksAlertQueue: UploadQueueClient<AlertRecord>
+    /// The device's own events (power, restarts) and its run mark.
+    public var powerEvents: PowerEventStoreClient = .failing
+    /// Power events waiting for the backend.
+    public var powerEventQueue: UploadQueueClient<PowerEvent> = .failing("powerEventQueue")
+    /// Power events waiting for the healthchecks check-in check's log.
+    public var healthchecksPowerEventQueue: UploadQueueClient<PowerEvent> = .failing("healthchecksPowerEventQueue")
     /// Events for the MQTT broker: stored as they happen, published in order.
     public var deviceEvents: DeviceEventStoreClient = .failing
     public var deviceEventQueue: UploadQueueClient<DeviceEvent> = .failing("deviceEventQueue")

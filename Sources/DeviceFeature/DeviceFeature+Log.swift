@@ -10,6 +10,7 @@ import SettingsSyncFeature
 import StoreHealthFeature
 import UploadFeature
 import HealthchecksSyncFeature
+import PowerFeature
 
 extension DeviceFeature {
     /// What is worth logging about what `action` did: each feature's own lines, and a line when a
@@ -45,6 +46,12 @@ extension DeviceFeature {
             entries += childLog(before.healthchecksAlertUpload, after.healthchecksAlertUpload) { UploadFeature.log(action, before: $0, after: $1) }
         case let .healthchecksSync(action):
             entries += childLog(before.healthchecksSync, after.healthchecksSync) { HealthchecksSyncFeature.log(action, before: $0, after: $1) }
+        case let .power(action):
+            entries += PowerFeature.log(action, before: before.power, after: after.power)
+        case let .eventUpload(action):
+            entries += childLog(before.eventUpload, after.eventUpload) { UploadFeature.log(action, before: $0, after: $1) }
+        case let .healthchecksEventUpload(action):
+            entries += childLog(before.healthchecksEventUpload, after.healthchecksEventUpload) { UploadFeature.log(action, before: $0, after: $1) }
         case let .store(.delegate(.recovered(report))):
             entries.append(LogEntry(.critical, "the store's files were deleted or replaced while the device ran: \(report.summary)"))
         case let .store(.delegate(.replacedDamagedFile(message))):

@@ -36,6 +36,10 @@ extension DeviceFeature {
             effects.append(.send(.checkIn(.identifyRequested)))
         case .mqtt(.delegate(.checkIn)):
             effects.append(.send(.checkIn(.checkInRequested(.mqtt))))
+        case let .mqtt(.delegate(.away(duration))):
+            effects.append(.send(.checkIn(.away(.requested(.lasting(duration), .mqtt)))))
+        case .mqtt(.delegate(.awayEnd)):
+            effects.append(.send(.checkIn(.away(.endRequested(.mqtt)))))
         case let .mqtt(.delegate(.eventNotStored(failure))):
             effects.append(.send(.store(.operationFailed(failure))))
         case let .localPingStored(ping, .success(pending)):
@@ -71,6 +75,8 @@ extension DeviceFeature {
             }
         case let .alertUpload(.delegate(.acknowledged(ids))):
             return ids.map { .alertDelivered(id: $0, at: now) }
+        case let .power(.delegate(.eventStored(event))):
+            return [.power(event)]
         default:
             return []
         }
@@ -98,7 +104,7 @@ extension MQTTDeviceState {
         let alert = state.checkIn.alert
         let fault = state.hasFault
         self.init(
-            indicator: steady.indicator(fault: fault),
+            indicator: state.indicator(of: steady),
             phase: state.checkIn.phase.name,
             lastCheckIn: state.checkIn.lastCheckIn?.at.wall,
             lastCheckInSource: state.checkIn.lastCheckIn?.source,
@@ -107,7 +113,9 @@ extension MQTTDeviceState {
             pingPending: !state.checkIn.pendingPings.isEmpty,
             fault: fault,
             conditions: state.conditions.map(\.kind).filter { $0 != .mqttUnavailable }.map(\.rawValue),
-            oldestNotUploaded: state.checkIn.uploadBacklog.oldestPendingSince?.wall)
+            oldestNotUploaded: state.checkIn.uploadBacklog.oldestPendingSince?.wall,
+            awayUntil: state.checkIn.away.running?.until,
+            onBattery: state.power.onBattery)
     }
 }
 

@@ -10,8 +10,10 @@ public import PingListenerFeature
 public import SettingsSyncFeature
 public import StoreHealthFeature
 public import UploadFeature
+public import PowerFeature
 public import MQTTFeature
 import Backoff
+import HealthchecksSyncFeature
 import UplinkClient
 
 /// The device as one feature: the check-in countdown, the store's health, the GPIO lines, the
@@ -23,6 +25,7 @@ public struct DeviceFeature: Reducer {
     let store: Scope<State, Action, StoreHealthFeature>
     let gpio: Scope<State, Action, GPIOFeature>
     let notifications: Scope<State, Action, NotificationsFeature>
+    let power: Scope<State, Action, PowerFeature>
     let uplink: UplinkFeatures
     let mqtt: MQTTFeature?
     let dependencies: DeviceDependencies
@@ -31,7 +34,9 @@ public struct DeviceFeature: Reducer {
         self.dependencies = dependencies
         checkIn = Scope(state: \.checkIn, action: .checkIn, namespace: Namespace.checkIn, child: CheckInFeature(
             store: dependencies.store.checkIns, clock: dependencies.clock, newCheckInID: dependencies.newID,
-            alertStore: dependencies.store.alerts))
+            alertStore: dependencies.store.alerts, timeZone: dependencies.timeZone))
+        power = Scope(state: \.power, action: .power, namespace: Namespace.power, child: PowerFeature(
+            store: dependencies.store.powerEvents, clock: dependencies.clock, newID: dependencies.newID))
         store = Scope(state: \.store, action: .store, namespace: Namespace.store, child: StoreHealthFeature(
             maintenance: dependencies.store.maintenance, clock: dependencies.clock))
         gpio = Scope(state: \.gpio, action: .gpio, namespace: Namespace.gpio,
@@ -61,7 +66,14 @@ public struct DeviceFeature: Reducer {
                 canDeliver: configuration.canDeliverAlerts))
         }
         checkIn.uploadBacklog = UploadBacklog(staleAfter: configuration.uplink?.staleAfter)
+        checkIn.schedule = configuration.schedule
+        checkIn.grace = configuration.grace
+        checkIn.timeZone = configuration.timeZone
+        checkIn.quietHours = configuration.quietHours
+        checkIn.away.pressEnds = configuration.awayPressEnds
         var state = State(checkIn: checkIn, gpio: GPIOFeature.State(chipDescription: chipDescription))
+        state.power = PowerFeature.State(watchesMains: configuration.power.mainsLine != nil,
+                                         watchesLowBattery: configuration.power.lowBatteryLine != nil)
         UplinkFeatures.initialState(configuration, endpoints: endpoints, into: &state)
         state.mqtt = mqttState(configuration, endpoints: endpoints)
         return state
@@ -69,12 +81,16 @@ public struct DeviceFeature: Reducer {
 
     /// The check-in write a stopping daemon waits for.
     public static let checkInWriteID = CheckInFeature.CancelID.checkInWrite.inside(Namespace.checkIn)
+    /// The clean-stop mark a stopping daemon waits for (without it the next start reports an
+    /// unexpected restart).
+    public static let runMarkID = PowerFeature.CancelID.runMark.inside(Namespace.power)
 
     enum Namespace {
         static let checkIn = "check-in"
         static let store = "store"
         static let gpio = "gpio"
         static let notifications = "notifications"
+        static let power = "power"
         static let mqtt = "mqtt"
     }
 
@@ -91,8 +107,10 @@ public struct DeviceFeature: Reducer {
         case .store: child = store.reduce(into: &state, action: action)
         case .gpio: child = gpio.reduce(into: &state, action: action)
         case .notifications: child = notifications.reduce(into: &state, action: action)
+        case .power: child = power.reduce(into: &state, action: action)
         case .checkInUpload, .alertUpload, .pingResponseUpload, .healthchecksUpload, .backendHeartbeat,
-             .healthchecksHeartbeat, .pingListener, .settingsSync, .healthchecksAlertUpload, .healthchecksSync:
+             .healthchecksHeartbeat, .pingListener, .settingsSync, .healthchecksAlertUpload, .healthchecksSync,
+             .eventUpload, .healthchecksEventUpload:
             child = uplink.reduce(into: &state, action: action)
         case .mqtt:
             child = ScopeIfPresent(state: \.mqtt, action: .mqtt, namespace: Namespace.mqtt, child: mqtt).reduce(into: &state, action: action)
@@ -113,6 +131,7 @@ public struct DeviceFeature: Reducer {
                 .send(.checkIn(.daemonStarted)),
                 .send(.checkIn(.alert(.loadPending))),
                 .send(.notifications(.daemonStarted)),
+                .send(.power(.start)),
                 loadStoredPings())
 
         case .stopping:
@@ -120,6 +139,7 @@ public struct DeviceFeature: Reducer {
             return .merge(
                 .send(.checkIn(.daemonStopping)),
                 .send(.notifications(.daemonStopping)),
+                .send(.power(.stopping)),
                 .send(.store(.stop)),
                 .cancel(id: CancelID.wallClock),
                 .cancel(id: CancelID.network))
@@ -129,9 +149,10 @@ public struct DeviceFeature: Reducer {
 
         case .store(.delegate(.writable)):
             // What could not be saved or read while the store failed is saved and read now.
-            guard state.needsReload else { return .send(.checkIn(.storeWritable)) }
+            let events: Effect<Action> = state.power.unsaved.isEmpty ? .none : .send(.power(.storeWritable))
+            guard state.needsReload else { return .merge(.send(.checkIn(.storeWritable)), events) }
             state.needsReload = false
-            return .merge(.send(.checkIn(.storeWritable)), reloadEverything())
+            return .merge(.send(.checkIn(.storeWritable)), reloadEverything(), events)
 
         case let .store(.delegate(.recovered(report))):
             addMessage(.storeRecovered, "the store's files were deleted or replaced while the device ran: \(report.summary)", &state)
@@ -148,6 +169,26 @@ public struct DeviceFeature: Reducer {
 
         case .gpio(.delegate(.linesLost)):
             return .send(.checkIn(.buttonLost))
+
+        case let .gpio(.delegate(.input(line, active))):
+            switch line {
+            case .mains: return .send(.power(.mainsChanged(present: active)))
+            case .lowBattery: return .send(.power(.lowBatteryChanged(low: active)))
+            }
+
+        case .power(.delegate(.eventStored)):
+            // Sent to every target at once. (Not taken as proof that the store writes again: a
+            // small event can fit in a write-ahead log whose disk is full; a check-in or the probe decides.)
+            var effects: [Effect<Action>] = []
+            if state.eventUpload != nil { effects.append(.send(.eventUpload(.itemStored))) }
+            if state.healthchecksEventUpload != nil { effects.append(.send(.healthchecksEventUpload(.itemStored))) }
+            return .merge(effects)
+
+        case let .power(.delegate(.storeFailed(failure))):
+            return .send(.store(.operationFailed(failure)))
+
+        case .power(.delegate(.stopRequested)):
+            return .run { [requestStop = dependencies.requestStop] _ in requestStop() }
 
         case let .storedPingsResponse(.success(pings)):
             return pings.isEmpty ? .none : .send(.checkIn(.pingsReceived(pings)))
@@ -189,6 +230,8 @@ public struct DeviceFeature: Reducer {
             if state.pingListener != nil { effects.append(.send(.pingListener(.networkChanged))) }
             if state.healthchecksAlertUpload != nil { effects.append(.send(.healthchecksAlertUpload(.networkChanged))) }
             if state.healthchecksSync != nil { effects.append(.send(.healthchecksSync(.networkChanged))) }
+            if state.eventUpload != nil { effects.append(.send(.eventUpload(.networkChanged))) }
+            if state.healthchecksEventUpload != nil { effects.append(.send(.healthchecksEventUpload(.networkChanged))) }
             return .merge(effects)
 
         case let .checkInUpload(.delegate(delegate)):
@@ -200,6 +243,11 @@ public struct DeviceFeature: Reducer {
             case .acknowledged, .failed:
                 return .none
             }
+
+        case .healthchecksUpload(.delegate(.acknowledged)) where state.checkIn.away.running != nil && state.healthchecksSync != nil:
+            // A check-in that did not end away mode ([away] press_ends = false) resumed the paused
+            // check with its ping: pause it again.
+            return .send(.healthchecksSync(.resyncRequested))
 
         case let .alertUpload(.delegate(.acknowledged(ids))), let .healthchecksAlertUpload(.delegate(.acknowledged(ids))):
             // The first target to take an alert delivers it; the others still get it, each once.
@@ -236,7 +284,7 @@ public struct DeviceFeature: Reducer {
 
         case .checkIn, .store, .gpio, .notifications, .checkInUpload, .alertUpload, .pingResponseUpload, .healthchecksUpload,
              .backendHeartbeat, .healthchecksHeartbeat, .pingListener, .settingsSync, .healthchecksAlertUpload, .healthchecksSync,
-             .mqtt, .localPingStored:
+             .power, .eventUpload, .healthchecksEventUpload, .mqtt, .localPingStored:
             return .none
         }
     }
@@ -271,8 +319,13 @@ public struct DeviceFeature: Reducer {
         case let .storedSettingsRefused(problem):
             addMessage(.storedSettingsRefused, "stored settings are not allowed here (used anyway): \(problem.message)", &state)
             return .none
-        case .longPressed, .alertCancelled:
+        case .longPressed, .alertCancelled, .awayRefused:
             return .none
+        case .awayStarted, .awayEnded:
+            // The backend learns it with the settings; the device's own check is paused or resumed.
+            return .merge(.send(.store(.writeSucceeded)), requestSettingsSync(state), keepChecksInStep(state))
+        case let .awayNotSaved(failure):
+            return .send(.store(.operationFailed(failure)))
         }
     }
 
@@ -280,16 +333,19 @@ public struct DeviceFeature: Reducer {
     /// are loaded; nothing without an uplink.
     private func requestSettingsSync(_ state: State) -> Effect<Action> {
         guard state.settingsSync != nil, state.checkIn.hasLoadedSettings else { return .none }
-        let local = StoredSettings(settings: state.checkIn.settings, version: state.checkIn.settingsVersion,
-                                   appliedFromConfig: state.checkIn.appliedFromConfig)
-        return .send(.settingsSync(.syncRequested(local: local, policy: state.checkIn.policy)))
+        return .send(.settingsSync(.syncRequested(local: state.checkIn.storedSettings(), policy: state.checkIn.policy)))
     }
 
     /// The device's own healthchecks checks follow its settings (from the CLI, the config or the
     /// backend: each ends in settings loaded or saved); nothing without `api_key_file`.
     private func keepChecksInStep(_ state: State) -> Effect<Action> {
         guard state.healthchecksSync != nil, state.checkIn.hasLoadedSettings else { return .none }
-        return .send(.healthchecksSync(.settingsChanged(state.checkIn.settings)))
+        let checkIn = state.checkIn
+        var daily = checkIn.schedule.daily
+        // A cron check needs the zone's name: the system's, when the config names none.
+        if daily != nil, daily?.timeZone == nil { daily?.timeZone = dependencies.timeZone.systemZoneName() }
+        return .send(.healthchecksSync(.planChanged(CheckInCheckPlan(
+            settings: checkIn.settings, grace: checkIn.grace, daily: daily, paused: checkIn.away.running != nil))))
     }
 
     /// Everything the device reads from the store, read again.
@@ -326,4 +382,8 @@ extension ActionCase where Parent == DeviceFeature.Action, Child == GPIOFeature.
 extension ActionCase where Parent == DeviceFeature.Action, Child == NotificationsFeature.Action {
     static let notifications = ActionCase(embed: Parent.notifications,
                                           extract: { if case let .notifications(action) = $0 { action } else { nil } })
+}
+
+extension ActionCase where Parent == DeviceFeature.Action, Child == PowerFeature.Action {
+    static let power = ActionCase(embed: Parent.power, extract: { if case let .power(action) = $0 { action } else { nil } })
 }

@@ -10,6 +10,7 @@ public import SettingsSyncFeature
 public import StoreHealthFeature
 public import UploadFeature
 public import HealthchecksSyncFeature
+public import PowerFeature
 
 extension DeviceFeature {
     public enum Action: Equatable, Sendable {
@@ -31,6 +32,11 @@ extension DeviceFeature {
         case settingsSync(SettingsSyncFeature.Action)
         case healthchecksAlertUpload(UploadFeature<AlertRecord>.Action)
         case healthchecksSync(HealthchecksSyncFeature.Action)
+        /// The mains power, the battery, the previous run's end.
+        case power(PowerFeature.Action)
+        /// The device's own events to the backend and to the healthchecks check-in check.
+        case eventUpload(UploadFeature<PowerEvent>.Action)
+        case healthchecksEventUpload(UploadFeature<PowerEvent>.Action)
         /// Pings stored before a restart (or before the store could be read) light again.
         case storedPingsResponse(Result<[PendingPing], StoreFailure>)
         /// Listen for the wall clock being set or stepped (a long-living effect a service awaits).

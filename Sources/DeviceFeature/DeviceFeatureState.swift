@@ -10,6 +10,7 @@ public import StoreHealthFeature
 public import UploadFeature
 public import GPIOClient
 public import HealthchecksSyncFeature
+public import PowerFeature
 public import MQTTFeature
 
 extension DeviceFeature {
@@ -37,6 +38,12 @@ extension DeviceFeature {
         public var healthchecksAlertUpload: UploadFeature<AlertRecord>.State?
         /// The device's own healthchecks checks kept in step with its settings (`api_key_file`).
         public var healthchecksSync: HealthchecksSyncFeature.State?
+        /// The mains power, the battery and the previous run's end.
+        public var power = PowerFeature.State()
+        /// The device's own events to the backend; nil without `[uplink]`.
+        public var eventUpload: UploadFeature<PowerEvent>.State?
+        /// The device's own events to the healthchecks check-in check's log; nil without one.
+        public var healthchecksEventUpload: UploadFeature<PowerEvent>.State?
         /// The MQTT broker (`[mqtt]`); nil without one.
         public var mqtt: MQTTFeature.State?
         /// Messages for the operator that do not stop the device keeping its word, newest last.
@@ -91,7 +98,13 @@ extension DeviceFeature {
             }
             conditions += reachConditions
             if let mqtt = mqttCondition { conditions.append(mqtt) }
-            if checkIn.elapsedTimeUnknown {
+            if checkIn.localTimeUnknown {
+                conditions.append(DeviceCondition(
+                    .timeUnknown, "the local time is unknown: the wall clock has not been synchronised since the device started, "
+                        + "so the daily windows cannot be placed",
+                    advice: "restore the network so the clock synchronises; meanwhile the device asks for a press and declares "
+                        + "overdue only once the longest gap the schedule allows has certainly passed"))
+            } else if checkIn.elapsedTimeUnknown {
                 conditions.append(DeviceCondition(
                     .timeUnknown, "the time since the last check-in is unknown: it was on an earlier boot and the wall clock is not synchronised",
                     advice: "press the button to check in; or restore the network so the clock synchronises"))
@@ -104,7 +117,8 @@ extension DeviceFeature {
             // Asked after every action: look at the statuses in place before copying anything.
             guard checkInUpload?.status == .stopped || healthchecksUpload?.status == .stopped
                 || alertUpload?.status == .stopped || pingResponseUpload?.status == .stopped
-                || healthchecksAlertUpload?.status == .stopped else { return [] }
+                || healthchecksAlertUpload?.status == .stopped || eventUpload?.status == .stopped
+                || healthchecksEventUpload?.status == .stopped else { return [] }
             var refused: [(noun: String, endpoint: String, lastMessage: String?)] = []
             if let upload = checkInUpload, upload.status == .stopped {
                 refused.append((upload.noun, upload.endpoint, upload.lastMessage))
@@ -119,6 +133,9 @@ extension DeviceFeature {
             if let upload = healthchecksAlertUpload, upload.status == .stopped {
                 refused.append((upload.noun, upload.endpoint, upload.lastMessage))
             }
+            for upload in [eventUpload, healthchecksEventUpload].compactMap({ $0 }) where upload.status == .stopped {
+                refused.append((upload.noun, upload.endpoint, upload.lastMessage))
+            }
             return refused
         }
 
@@ -128,7 +145,7 @@ extension DeviceFeature {
             ConditionCauses(
                 store: store.problem, gpio: gpio.waitingFor, alertUnsaved: checkIn.alert.unsaved?.id,
                 alertUndelivered: checkIn.alert.settings != nil && !checkIn.alert.unacknowledged.isEmpty,
-                alertRefusal: checkIn.alert.sendingRefused, timeUnknown: checkIn.elapsedTimeUnknown,
+                alertRefusal: checkIn.alert.sendingRefused, timeUnknown: checkIn.elapsedTimeUnknown || checkIn.localTimeUnknown,
                 refusedUploads: refusedUploads.map { "\($0.endpoint) \($0.noun) \($0.lastMessage ?? "")" },
                 reach: reachCauses,
                 mqtt: mqtt?.isUnavailable == true ? mqtt?.lastFailure?.message : nil,
@@ -143,8 +160,23 @@ extension DeviceFeature {
                 || (causes.alertUndelivered && (causes.alertRefusal != nil || checkIn.alert.settings?.canDeliver != true))
         }
 
-        /// What the LEDs show.
-        public var indicator: Indicator { checkIn.indicator(fault: hasFault) }
+        /// What the LEDs show: on battery, the calm indicators give way to `on_battery`; anything
+        /// that asks something of the person (and a fault) shows as ever.
+        public var indicator: Indicator { indicator(of: checkIn) }
+
+        /// `checkIn`'s indicator with the on-battery overlay (the MQTT state asks it of the
+        /// check-in state without its brief feedback).
+        func indicator(of checkIn: CheckInFeature.State) -> Indicator {
+            let indicator = checkIn.indicator(fault: hasFault)
+            guard power.onBattery else { return indicator }
+            switch indicator {
+            case .checkedIn, .checkedInNotUploaded, .away: return .onBattery
+            default: return indicator
+            }
+        }
+
+        /// What the buzzer says (`[buzzer]`): the check-in feature's signal.
+        public var buzzer: BuzzerSignal? { checkIn.buzzer }
     }
 }
 

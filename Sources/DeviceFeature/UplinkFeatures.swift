@@ -47,6 +47,9 @@ struct UplinkFeatures {
     let settingsSync: SettingsSyncFeature?
     let healthchecksAlertUpload: UploadFeature<AlertRecord>?
     let healthchecksSync: HealthchecksSyncFeature?
+    /// The device's own events (power, restarts) to the backend and to the healthchecks check-in check.
+    let eventUpload: UploadFeature<PowerEvent>?
+    let healthchecksEventUpload: UploadFeature<PowerEvent>?
 
     /// Help alerts are urgent: their retries never wait longer than this, whatever `retry_max` says.
     static let longestAlertRetry = Duration.seconds(60)
@@ -71,9 +74,12 @@ struct UplinkFeatures {
             })
             pingListener = PingListenerFeature(uplink: backend, store: store.checkIns, clock: clock, backoff: backoff, random: random)
             settingsSync = SettingsSyncFeature(uplink: backend, store: store.checkIns)
+            eventUpload = UploadFeature(queue: store.powerEventQueue, request: Self.oneEvent(backend), clock: clock,
+                                        backoff: backoff, random: random, batchSize: 1)
         } else {
             (checkInUpload, alertUpload, pingResponseUpload, backendHeartbeat, pingListener, settingsSync) =
                 (nil, nil, nil, nil, nil, nil)
+            eventUpload = nil
         }
         if let settings = configuration.healthchecks, let healthchecks = dependencies.healthchecks {
             healthchecksUpload = healthchecks.checkIns.map { client in
@@ -90,6 +96,10 @@ struct UplinkFeatures {
                               clock: clock, backoff: .network(cap: min(settings.retryMax, Self.longestAlertRetry)),
                               random: random, batchSize: 1)
             }
+            healthchecksEventUpload = healthchecks.checkIns.map { client in
+                UploadFeature(queue: store.healthchecksPowerEventQueue, request: Self.oneEvent(client), clock: clock,
+                              backoff: .network(cap: settings.retryMax), random: random, batchSize: 1)
+            }
             if let client = healthchecks.management, let management = settings.management {
                 healthchecksSync = HealthchecksSyncFeature(
                     management: client, clock: clock, backoff: .network(cap: settings.retryMax), random: random,
@@ -102,14 +112,26 @@ struct UplinkFeatures {
             healthchecksHeartbeat = nil
             healthchecksAlertUpload = nil
             healthchecksSync = nil
+            healthchecksEventUpload = nil
         }
+    }
+
+    /// One device event per request.
+    static func oneEvent(_ client: UplinkClient) -> @Sendable ([PowerEvent]) async -> Result<UploadOutcome, UplinkFailure> {
+        one(client.sendEvent)
     }
 
     /// One help alert per request (the uploaders of alerts take batches of one).
     static func oneAlert(_ client: UplinkClient) -> @Sendable ([AlertRecord]) async -> Result<UploadOutcome, UplinkFailure> {
+        one(client.sendAlert)
+    }
+
+    /// A request per item, for uploaders that take batches of one.
+    static func one<Item: Sendable>(_ send: @escaping @Sendable (Item) async -> Result<[CheckInID], UplinkFailure>)
+        -> @Sendable ([Item]) async -> Result<UploadOutcome, UplinkFailure> {
         { batch in
-            guard let alert = batch.first else { return .success(UploadOutcome(acknowledged: [])) }
-            return await client.sendAlert(alert).map { UploadOutcome(acknowledged: $0) }
+            guard let item = batch.first else { return .success(UploadOutcome(acknowledged: [])) }
+            return await send(item).map { UploadOutcome(acknowledged: $0) }
         }
     }
 
@@ -122,10 +144,12 @@ struct UplinkFeatures {
             state.backendHeartbeat = .init(endpoint: endpoints.backend, period: uplink.heartbeat)
             state.pingListener = .init()
             state.settingsSync = .init()
+            state.eventUpload = .init(noun: "device events", endpoint: endpoints.backend)
         }
         if let healthchecks = configuration.healthchecks {
             if healthchecks.hasCheckInCheck {
                 state.healthchecksUpload = .init(noun: "check-ins", endpoint: endpoints.healthchecksCheckIns)
+                state.healthchecksEventUpload = .init(noun: "device events", endpoint: endpoints.healthchecksCheckIns)
             }
             if healthchecks.hasHeartbeatCheck {
                 state.healthchecksHeartbeat = .init(endpoint: endpoints.healthchecksHeartbeat, period: healthchecks.heartbeat)
@@ -176,6 +200,13 @@ struct UplinkFeatures {
         case .healthchecksSync:
             ScopeIfPresent(state: \.healthchecksSync, action: .healthchecksSync, namespace: "healthchecks-sync", child: healthchecksSync)
                 .reduce(into: &state, action: action)
+        case .eventUpload:
+            ScopeIfPresent(state: \.eventUpload, action: .eventUpload, namespace: "event-upload", child: eventUpload)
+                .reduce(into: &state, action: action)
+        case .healthchecksEventUpload:
+            ScopeIfPresent(state: \.healthchecksEventUpload, action: .healthchecksEventUpload, namespace: "healthchecks-event-upload",
+                           child: healthchecksEventUpload)
+                .reduce(into: &state, action: action)
         default:
             .none
         }
@@ -221,4 +252,11 @@ extension ActionCase where Parent == DeviceFeature.Action, Child == PingListener
 extension ActionCase where Parent == DeviceFeature.Action, Child == SettingsSyncFeature.Action {
     static let settingsSync = ActionCase(embed: Parent.settingsSync,
                                          extract: { if case let .settingsSync(action) = $0 { action } else { nil } })
+}
+
+extension ActionCase where Parent == DeviceFeature.Action, Child == UploadFeature<PowerEvent>.Action {
+    static let eventUpload = ActionCase(embed: Parent.eventUpload,
+                                        extract: { if case let .eventUpload(action) = $0 { action } else { nil } })
+    static let healthchecksEventUpload = ActionCase(
+        embed: Parent.healthchecksEventUpload, extract: { if case let .healthchecksEventUpload(action) = $0 { action } else { nil } })
 }

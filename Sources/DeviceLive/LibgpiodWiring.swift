@@ -19,7 +19,16 @@ extension LibgpiodConfiguration {
                 activeLow: button.activeLow,
                 bias: LineBias(rawValue: button.bias.rawValue) ?? .asIs,
                 debounce: button.debounce),
-            leds: wirings.map { LED(line: LineSelector($0.line), activeLow: $0.activeLow) })
+            leds: wirings.map { LED(line: LineSelector($0.line), activeLow: $0.activeLow) },
+            buzzer: configuration.buzzer.map { LED(line: LineSelector($0.line), activeLow: $0.activeLow) },
+            inputs: [
+                configuration.power.mainsLine.map {
+                    Input(role: .mains, line: LineSelector($0), activeLow: configuration.power.mainsActiveLow)
+                },
+                configuration.power.lowBatteryLine.map {
+                    Input(role: .lowBattery, line: LineSelector($0), activeLow: configuration.power.lowBatteryActiveLow)
+                },
+            ].compactMap { $0 })
     }
 }
 

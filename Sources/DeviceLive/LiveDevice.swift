@@ -34,7 +34,10 @@ public struct LiveDevice: Sendable {
 
     public static func make(_ configuration: DeviceConfiguration, logger: Logger,
                             sleep: (@Sendable (Duration) async throws -> Void)? = nil) throws(StartupError) -> LiveDevice {
-        let clock = DeviceClock.live(sleep: sleep)
+        let clock = DeviceClock.live(synchronization: configuration.developerTrustWallClock ? .always : .system, sleep: sleep)
+        if configuration.developerTrustWallClock {
+            logger.warning("[developer] trust_wall_clock: the wall clock is taken as synchronised whatever NTP says; never on a device someone relies on")
+        }
         if let problem = BootID.current.problem {
             logger.warning("the kernel's boot id is unknown (\(problem)): every start counts as a new boot, so the time since a check-in made before it is known only from a synchronised clock")
         }
@@ -57,8 +60,11 @@ public struct LiveDevice: Sendable {
             store: .live(store),
             backend: backend,
             healthchecks: healthchecks,
-            wallClock: .live(logger: logger),
-            network: .live(logger: logger))
+            // The system's zone matters when daily windows or quiet hours follow it.
+            wallClock: .live(logger: logger, watchSystemZone: configuration.timeZone == nil
+                             && (configuration.schedule.daily != nil || configuration.quietHours != nil)),
+            network: .live(logger: logger),
+            timeZone: .live)
         dependencies.mqtt = mqtt.map { MQTTClient.live($0.connection, deviceID: $0.deviceID) }
         var device = LiveDevice(dependencies: dependencies, store: store, simulator: simulator, transports: transports)
         device.mqtt = mqtt?.connection
@@ -84,6 +90,8 @@ public struct LiveDevice: Sendable {
                 ledCount: configuration.ledLanguage.leds.count,
                 debounce: configuration.button.debounce,
                 chatter: ChatterModel(edges: configuration.simulator.chatterEdges, span: configuration.simulator.chatterSpan),
+                hasBuzzer: configuration.buzzer != nil,
+                inputs: (configuration.power.mainsLine != nil ? [.mains] : []) + (configuration.power.lowBatteryLine != nil ? [.lowBattery] : []),
                 monotonicNow: clock.uptime,
                 sleep: clock.sleep)
             return (.holding(.simulated(simulator), initial: simulator.client), simulator)
@@ -194,13 +202,28 @@ extension LiveDevice {
 }
 
 extension WallClockChangesClient {
-    /// The kernel's word when the wall clock is set (`WallClockMonitor`).
-    static func live(logger: Logger) -> WallClockChangesClient {
+    /// The kernel's word when the wall clock is set (`WallClockMonitor`), and with
+    /// `watchSystemZone` the system's zone being changed (`timedatectl set-timezone` replaces
+    /// /etc/localtime: inotify on /etc, no polling), which moves the local clock the same way.
+    static func live(logger: Logger, watchSystemZone: Bool = false) -> WallClockChangesClient {
         WallClockChangesClient(changes: {
             let (changes, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
             do {
                 let monitor = try WallClockMonitor.start { continuation.yield() }
-                continuation.onTermination = { _ in monitor.stop() }
+                var zoneWatcher: DirectoryWatcher?
+                if watchSystemZone {
+                    do {
+                        let watcher = try DirectoryWatcher(directory: "/etc", namePrefix: "localtime")
+                        zoneWatcher = watcher
+                        Task { for await _ in watcher.changes { continuation.yield() } }
+                    } catch {
+                        logger.warning("a change of the system's time zone will only be noticed at the next phase boundary: \(error)")
+                    }
+                }
+                continuation.onTermination = { [zoneWatcher] _ in
+                    monitor.stop()
+                    zoneWatcher?.stop()
+                }
                 return changes
             } catch {
                 logger.warning("wall-clock steps will only be noticed at the next event: \(error)")

@@ -21,7 +21,16 @@ extension StoreClients {
                     try await owner.perform { database throws(StoreFailure) in try database.record(new, answering: responses) }
                 },
                 savePings: { pings throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.savePings(pings) } },
-                pendingPings: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingPings() } }),
+                pendingPings: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingPings() } },
+                startAway: { period, settings throws(StoreFailure) in
+                    try await owner.perform { database throws(StoreFailure) in try database.startAway(period, settings: settings) }
+                },
+                endAway: { period, settings throws(StoreFailure) in
+                    try await owner.perform { database throws(StoreFailure) in try database.endAway(period, settings: settings) }
+                },
+                awayPeriods: { limit throws(StoreFailure) in
+                    try await owner.perform { database throws(StoreFailure) in try database.awayPeriods(limit: limit) }
+                }),
             alerts: AlertStoreClient(
                 record: { new throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.recordAlert(new) } },
                 // "Sending" until any target took it (the backend, the alert check).
@@ -79,6 +88,21 @@ extension StoreClients {
             markRefused: { _ in 0 },
             refused: { _ in [] },
             refusedCount: { 0 })
+        return clients.withPowerEvents(owner)
+    }
+
+    /// The device's own power events, their queues and the run's mark.
+    func withPowerEvents(_ owner: CheckInStoreOwner) -> StoreClients {
+        var clients = self
+        clients.powerEvents = PowerEventStoreClient(
+            record: { event throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.recordPowerEvent(event) } },
+            recent: { limit throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.powerEvents(limit: limit) } },
+            markRunStarted: { now throws(StoreFailure) in
+                try await owner.perform { database throws(StoreFailure) in try database.markRunStarted(now) }
+            },
+            markRunStopped: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.markRunStopped() } })
+        clients.powerEventQueue = .powerEvents(to: .backend, owner)
+        clients.healthchecksPowerEventQueue = .powerEvents(to: .healthchecks, owner)
         return clients
     }
 
@@ -160,5 +184,22 @@ final class TargetRegistration: Sendable {
             }
             return try body(database)
         }
+    }
+}
+
+extension UploadQueueClient where Item == PowerEvent {
+    /// The device's events still to be delivered to `target`; an event is taken or not as a whole.
+    static func powerEvents(to target: CheckInDatabase.EventTarget, _ owner: CheckInStoreOwner) -> UploadQueueClient {
+        UploadQueueClient(
+            pending: { limit throws(StoreFailure) in
+                try await owner.perform { database throws(StoreFailure) in try database.powerEvents(limit: limit, pendingFor: target) }
+            },
+            markUploaded: { ids, time throws(StoreFailure) in
+                try await owner.perform { database throws(StoreFailure) in try database.markEventsDelivered(ids: ids, to: target, at: time) }
+            },
+            depth: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.pendingEventCount(for: target) } },
+            markRefused: { _ in 0 },
+            refused: { _ in [] },
+            refusedCount: { 0 })
     }
 }

@@ -1,4 +1,5 @@
 public import DeviceConfig
+import Synchronization
 public import DeviceLogging
 public import Logging
 public import ServiceLifecycle
@@ -85,13 +86,18 @@ public enum Daemon {
         if let simulator = resources.simulator {
             simulatePress = { hold in _ = await simulator.press(hold: hold) }
         }
+        // A low battery stops the daemon as SIGTERM does: the group exists only after the device.
+        let stop = StopTrigger()
+        var dependencies = dependencies
+        dependencies.requestStop = { stop.fire() }
         let device = await Device(configuration: configuration, dependencies: dependencies, logger: logger,
-                                  simulatePress: simulatePress)
+                                  simulatePress: simulatePress, simulator: resources.simulator)
         let group = await ServiceGroup(configuration: .init(
             services: services(configuration, resources: resources, device: device, sleep: dependencies.clock.sleep,
                                environment: environment, sink: sink, logger: logger),
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
+        stop.set { Task { await group.triggerGracefulShutdown() } }
         return Instance(device: device, resources: resources, group: group)
     }
 
@@ -117,7 +123,7 @@ public enum Daemon {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: ResourcesService(resources: resources)),
             .init(service: FeatureService(name: "gpio", store: store, start: .gpio(.start), stop: .gpio(.stop))),
-            .init(service: LEDService(leds: device.leds, store: store)),
+            .init(service: LEDService(leds: device.leds, buzzer: device.buzzer, store: store)),
             .init(service: CoreService(store: store)),
             .init(service: FeatureService(name: "wall-clock", store: store, start: .watchWallClock, stop: nil)),
         ]
@@ -136,6 +142,9 @@ public enum Daemon {
             ("healthchecks-alert-upload", .healthchecksAlertUpload(.start), .healthchecksAlertUpload(.stop),
              state.healthchecksAlertUpload != nil),
             ("healthchecks-sync", .healthchecksSync(.start), .healthchecksSync(.stop), state.healthchecksSync != nil),
+            ("event-upload", .eventUpload(.start), .eventUpload(.stop), state.eventUpload != nil),
+            ("healthchecks-event-upload", .healthchecksEventUpload(.start), .healthchecksEventUpload(.stop),
+             state.healthchecksEventUpload != nil),
         ]
         for (name, start, stop, configured) in uplinkParts where configured {
             services.append(.init(service: FeatureService(name: name, store: store, start: start, stop: stop)))
@@ -176,5 +185,24 @@ public enum Daemon {
         configuration.gpio.backend == .simulated
             && (configuration.simulator.terminal == .on
                 || (configuration.simulator.terminal == .auto && SimulatorTerminal.isInteractive()))
+    }
+}
+
+/// Stops the group once it exists (set after it is made), from wherever the device asks.
+final class StopTrigger: Sendable {
+    private let action = Mutex<(@Sendable () -> Void)?>(nil)
+    private let fired = Mutex(false)
+
+    func set(_ stop: @escaping @Sendable () -> Void) {
+        let early = action.withLock { action in
+            action = stop
+            return fired.withLock { $0 }
+        }
+        if early { stop() }
+    }
+
+    func fire() {
+        fired.withLock { $0 = true }
+        action.withLock { $0 }?()
     }
 }

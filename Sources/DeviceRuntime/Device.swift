@@ -1,3 +1,6 @@
+import CheckInModels
+import GPIOClient
+public import GPIOSimulated
 import CheckInFeature
 public import ComposableCore
 import ControlProtocol
@@ -18,12 +21,14 @@ public import Logging
 public final class Device {
     public let store: Store<DeviceFeature>
     let leds: LEDDriver
+    /// Nil without `[buzzer]`.
+    let buzzer: BuzzerDriver?
     let reporter: StatusReporter
     let control: ControlServer
     let configuration: DeviceConfiguration
 
     public init(configuration: DeviceConfiguration, dependencies: DeviceDependencies, logger: Logger,
-                simulatePress: (@Sendable (Duration) async -> Void)?) {
+                simulatePress: (@Sendable (Duration) async -> Void)?, simulator: SimulatedGPIO? = nil) {
         self.configuration = configuration
         var endpoints = DeviceFeature.Endpoints(
             backend: dependencies.backend?.endpoint ?? "backend",
@@ -43,13 +48,19 @@ public final class Device {
             language: configuration.ledLanguage, setLED: dependencies.gpio.setLED,
             monotonicNow: dependencies.clock.uptime, sleep: dependencies.clock.sleep,
             report: { error in logger.error("LED output failed: \(error)") })
+        let buzzer = configuration.buzzer.map { _ in
+            BuzzerDriver(setBuzzer: dependencies.gpio.setBuzzer, monotonicNow: dependencies.clock.uptime, sleep: dependencies.clock.sleep,
+                         report: { error in logger.error("buzzer output failed: \(error)") })
+        }
+        self.buzzer = buzzer
         reporter = StatusReporter(clock: dependencies.clock, store: dependencies.store, leds: leds,
                                   gpioBackend: configuration.gpio.backend.rawValue, hasBackend: configuration.uplink != nil)
+        reporter.buzzer = buzzer
         let waiters = ActionWaiters<DeviceFeature.Action>()
         let handler = ControlHandler(
             store: store, waiters: waiters,
             context: ControlContext(clock: dependencies.clock, store: dependencies.store, reports: reporter,
-                                    simulatePress: simulatePress))
+                                    simulatePress: simulatePress, simulateInput: simulator.map(Self.simulateInput)))
         control = ControlServer(
             path: configuration.controlSocket,
             // Refusals in the protocol's own JSON, so lifesignalctl shows the reason, not a parse error.
@@ -60,13 +71,17 @@ public final class Device {
         // control socket's answer, the log line).
         var previous = store.state
         var shown = previous.indicator
+        let buzzerPatterns = configuration.buzzer
         store.observe { [leds, waiters, logger] state, action in
             let indicator = state.indicator
             leds.show(indicator)
+            if let buzzer, let buzzerPatterns { buzzer.play(state.buzzer.map(buzzerPatterns.pattern(for:))) }
             // Lines lost with their chip are off, and lines requested again start off: either way
             // the driver forgets what it wrote, so status never reports an LED lit that is not.
             switch action {
-            case .gpio(.delegate(.linesLost)), .gpio(.delegate(.linesRestored)): leds.outputsReset()
+            case .gpio(.delegate(.linesLost)), .gpio(.delegate(.linesRestored)):
+                leds.outputsReset()
+                buzzer?.outputReset()
             default: break
             }
             waiters.deliver(action)
@@ -74,6 +89,19 @@ public final class Device {
             if indicator != shown { logger.debug("LEDs show \(indicator.rawValue)") }
             shown = indicator
             previous = state
+        }
+    }
+
+    /// `lifesignalctl sim input`: the simulated board's mains or low-battery line.
+    static func simulateInput(_ simulator: SimulatedGPIO) -> @Sendable (String, Bool) -> String? {
+        { name, active in
+            guard let line = InputLine(rawValue: name) else {
+                return "no input \(TerminalText.quoted(name)): the inputs are mains and low_battery"
+            }
+            guard simulator.setInput(line, active: active) else {
+                return "the simulated board has no \(name) input: set [power] \(line == .mains ? "mains_line" : "low_battery_line")"
+            }
+            return nil
         }
     }
 

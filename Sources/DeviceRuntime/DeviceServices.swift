@@ -37,12 +37,15 @@ struct CoreService: Service, CustomStringConvertible {
         try? await gracefulShutdown()
         await store.send(.stopping)
         await store.waitForEffects(withID: DeviceFeature.checkInWriteID)
+        // The clean-stop mark is the last word: without it the next start reports an unexpected restart.
+        await store.waitForEffects(withID: DeviceFeature.runMarkID)
     }
 }
 
-/// The LEDs show the indicator while the daemon runs, and go off at shutdown.
+/// The LEDs show the indicator while the daemon runs, and go off at shutdown (the buzzer too).
 struct LEDService: Service, CustomStringConvertible {
     let leds: LEDDriver
+    let buzzer: BuzzerDriver?
     let store: Store<DeviceFeature>
     var description: String { "leds" }
 
@@ -50,6 +53,7 @@ struct LEDService: Service, CustomStringConvertible {
         await leds.show(store.state.indicator)
         try? await gracefulShutdown()
         await leds.stop()
+        await buzzer?.stop()
     }
 }
 

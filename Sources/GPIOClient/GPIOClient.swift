@@ -25,6 +25,12 @@ public struct GPIOClient: Sendable {
     /// Whether only a new or changed chip can cure this failure (a missing chip): the feature then
     /// waits for one instead of retrying on a timer.
     public var onlyAChipChangeHelps: @Sendable (GPIOError) -> Bool
+    /// The input lines' events of the lines held now (after `connect`); nil when there are none.
+    public var inputs: @Sendable () -> AsyncStream<InputEvent>? = { nil }
+    /// Switches the buzzer on the lines held now; fails while none are (or without a buzzer).
+    public var setBuzzer: @Sendable (_ on: Bool) throws(GPIOError) -> Void = { _ throws(GPIOError) in
+        throw GPIOError(operation: "set GPIO line", target: "buzzer", reason: "no [buzzer] line is configured")
+    }
 
     public init(
         chipDescription: String,
@@ -112,7 +118,7 @@ extension GPIOClient {
     public static func holding(_ connector: GPIOConnector, initial: GPIOLines? = nil) -> GPIOClient {
         let held = Mutex<HeldLines>(HeldLines(lines: initial))
         let chip = connector.chipDescription
-        return GPIOClient(
+        var client = GPIOClient(
             chipDescription: chip,
             connect: { () throws(GPIOError) in
                 if let lines = held.withLock({ $0.takeUnconsumed() }) { return lines.buttonEvents }
@@ -142,6 +148,15 @@ extension GPIOClient {
             },
             chipChanges: connector.chipChanges,
             onlyAChipChangeHelps: connector.onlyAChipChangeHelps)
+        // The inputs and the buzzer of the lines held now.
+        client.inputs = { held.withLock { $0.lines?.inputEvents } }
+        client.setBuzzer = { on throws(GPIOError) in
+            guard let lines = held.withLock({ $0.lines }) else {
+                throw GPIOError(operation: "set GPIO line", target: "buzzer", reason: "waiting for GPIO \(chip)")
+            }
+            try lines.setBuzzer(on)
+        }
+        return client
     }
 }
 

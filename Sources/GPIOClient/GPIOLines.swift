@@ -14,17 +14,49 @@ public struct GPIOLines: Sendable {
     /// Why `buttonEvents` finished, when it finished on its own (the chip was removed, a read
     /// failed) rather than by `shutdown`; nil while it runs or after a shutdown.
     public var failure: @Sendable () -> GPIOError?
+    /// The optional inputs (`[power] mains_line`, `low_battery_line`): each one's level once when
+    /// the lines are requested, then every debounced change. Finishes with `buttonEvents`.
+    public var inputEvents: AsyncStream<InputEvent>
+    /// Switches the buzzer (`[buzzer] line`); throws when there is none.
+    public var setBuzzer: @Sendable (_ on: Bool) throws(GPIOError) -> Void
 
     public init(
         buttonEvents: AsyncStream<ButtonEvent>,
         setLED: @escaping @Sendable (_ index: Int, _ on: Bool) throws(GPIOError) -> Void,
         shutdown: @escaping @Sendable () -> Void,
-        failure: @escaping @Sendable () -> GPIOError? = { nil }
+        failure: @escaping @Sendable () -> GPIOError? = { nil },
+        inputEvents: AsyncStream<InputEvent> = AsyncStream { $0.finish() },
+        setBuzzer: @escaping @Sendable (_ on: Bool) throws(GPIOError) -> Void = { _ throws(GPIOError) in
+            throw GPIOError(operation: "set GPIO line", target: "buzzer", reason: "no [buzzer] line is configured")
+        }
     ) {
         self.buttonEvents = buttonEvents
         self.setLED = setLED
         self.shutdown = shutdown
         self.failure = failure
+        self.inputEvents = inputEvents
+        self.setBuzzer = setBuzzer
+    }
+}
+
+/// An optional input line besides the button.
+public enum InputLine: String, Hashable, Sendable, CaseIterable {
+    /// Active while the mains power is present (a UPS HAT's power-good output).
+    case mains
+    /// Active when the battery is about to run out.
+    case lowBattery = "low_battery"
+}
+
+/// An input's debounced level (true = active), stamped with monotonic time.
+public struct InputEvent: Hashable, Sendable {
+    public var line: InputLine
+    public var active: Bool
+    public var at: Duration
+
+    public init(_ line: InputLine, active: Bool, at: Duration) {
+        self.line = line
+        self.active = active
+        self.at = at
     }
 }
 

@@ -61,6 +61,8 @@ public struct GPIOFeature: Reducer {
         case connectFailed(GPIOError)
         /// A debounced edge of the button.
         case buttonChanged(ButtonEvent)
+        /// An optional input's level (when the lines are requested) or a debounced change of it.
+        case inputChanged(InputEvent)
         /// The button's event stream ended on its own: the chip went away.
         case eventsEnded(GPIOError)
         case chipWatchStarted
@@ -70,6 +72,8 @@ public struct GPIOFeature: Reducer {
 
         public enum Delegate: Equatable, Sendable {
             case button(ButtonEvent.Kind)
+            /// The mains or low-battery line's level.
+            case input(InputLine, active: Bool)
             /// The lines were lost (or never had): no button, no LEDs.
             case linesLost
             /// The lines are held again: the LEDs must be written afresh.
@@ -115,6 +119,9 @@ public struct GPIOFeature: Reducer {
         case let .buttonChanged(event):
             return .send(.delegate(.button(event.kind)))
 
+        case let .inputChanged(event):
+            return .send(.delegate(.input(event.line, active: event.active)))
+
         case let .eventsEnded(failure):
             state.connection = .waiting(failure)
             state.shownFailure = failure
@@ -146,7 +153,14 @@ public struct GPIOFeature: Reducer {
                 return
             }
             await send(.connected)
-            for await event in events { await send(.buttonChanged(event)) }
+            // The inputs (mains, low battery) come with the lines and end with them.
+            await withTaskGroup(of: Void.self) { group in
+                if let inputs = gpio.inputs() {
+                    group.addTask { for await event in inputs { await send(.inputChanged(event)) } }
+                }
+                for await event in events { await send(.buttonChanged(event)) }
+                group.cancelAll()
+            }
             await send(.eventsEnded(gpio.failure() ?? GPIOError(
                 operation: "read GPIO events", target: gpio.chipDescription, reason: "the button's event stream ended")))
         }

@@ -25,6 +25,8 @@ final class ButtonEventThread: Sendable {
         request handover: ThreadHandover<LineRequest>,
         tracker: ButtonLineTracker,
         continuation: AsyncStream<ButtonEvent>.Continuation,
+        inputs: ThreadHandover<[InputWatch]> = ThreadHandover(value: []),
+        inputContinuation: AsyncStream<InputEvent>.Continuation? = nil,
         log: Logger
     ) throws(GPIOError) {
         let target = handover.value.target
@@ -33,7 +35,8 @@ final class ButtonEventThread: Sendable {
             let failureBox = FailureBox()
             let loop = ThreadHandover(value: ButtonEventLoop(
                 request: handover.value, stopDescriptor: wakeup.descriptor, tracker: tracker,
-                continuation: continuation, failure: failureBox, log: log))
+                continuation: continuation, failure: failureBox, log: log, inputs: inputs.value,
+                inputContinuation: inputContinuation))
             self.thread = try DedicatedThread.start(name: "gpio-button") { loop.value.run() }
             self.wakeup = wakeup
             self.failureBox = failureBox
@@ -54,6 +57,13 @@ final class FailureBox: Sendable {
     let value = Mutex<GPIOError?>(nil)
 }
 
+/// An input line the button thread watches too: its request and its debouncing.
+struct InputWatch {
+    let role: InputLine
+    let request: LineRequest
+    var tracker: ButtonLineTracker
+}
+
 /// The thread's state; lives on that thread only.
 private final class ButtonEventLoop {
     let request: LineRequest
@@ -62,19 +72,27 @@ private final class ButtonEventLoop {
     let continuation: AsyncStream<ButtonEvent>.Continuation
     let failure: FailureBox
     let log: Logger
+    var inputs: [InputWatch]
+    let inputContinuation: AsyncStream<InputEvent>.Continuation?
 
     init(request: LineRequest, stopDescriptor: Int32, tracker: ButtonLineTracker,
-         continuation: AsyncStream<ButtonEvent>.Continuation, failure: FailureBox, log: Logger) {
+         continuation: AsyncStream<ButtonEvent>.Continuation, failure: FailureBox, log: Logger,
+         inputs: [InputWatch], inputContinuation: AsyncStream<InputEvent>.Continuation?) {
         self.request = request
         self.stopDescriptor = stopDescriptor
         self.tracker = tracker
         self.continuation = continuation
         self.failure = failure
         self.log = log
+        self.inputs = inputs
+        self.inputContinuation = inputContinuation
     }
 
     func run() {
-        defer { continuation.finish() }
+        defer {
+            continuation.finish()
+            inputContinuation?.finish()
+        }
         do {
             try loop()
         } catch {
@@ -88,10 +106,12 @@ private final class ButtonEventLoop {
         var descriptors = [
             pollfd(fd: request.eventDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: stopDescriptor, events: Int16(POLLIN), revents: 0),
-        ]
+        ] + inputs.map { pollfd(fd: $0.request.eventDescriptor, events: Int16(POLLIN), revents: 0) }
         while true {
             let ready = waitForReady(&descriptors)
             if descriptors[1].revents != 0 { return }  // stop asked
+            if ready > 0 { try readInputs(descriptors) }
+            settleInputs()
             if ready > 0 && descriptors[0].revents & Int16(POLLIN) != 0 {
                 for edge in try request.readEdges() {
                     let (events, lost) = tracker.edge(edge)
@@ -108,6 +128,37 @@ private final class ButtonEventLoop {
             }
             try settleAndRecheck()
         }
+    }
+
+    /// Feeds the inputs' edges to their trackers.
+    private func readInputs(_ descriptors: [pollfd]) throws(GPIOError) {
+        for index in inputs.indices {
+            let revents = descriptors[index + 2].revents
+            if revents & Int16(POLLIN) != 0 {
+                for edge in try inputs[index].request.readEdges() {
+                    let (events, lost) = inputs[index].tracker.edge(edge)
+                    events.forEach { deliver($0, from: inputs[index].role) }
+                    if lost > 0 { inputs[index].tracker.levelRead(try inputs[index].request.value(), at: monotonicNow()) }
+                }
+            } else if revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
+                throw GPIOError(
+                    operation: LibgpiodOperation.readEvents, target: inputs[index].request.target,
+                    reason: "the line's descriptor reported an error (chip removed?)")
+            }
+        }
+    }
+
+    /// Delivers the inputs' levels that have become stable.
+    private func settleInputs() {
+        let now = monotonicNow()
+        for index in inputs.indices {
+            if let event = inputs[index].tracker.settle(at: now) { deliver(event, from: inputs[index].role) }
+        }
+    }
+
+    private func deliver(_ event: ButtonEvent, from role: InputLine) {
+        log.debug("input \(role.rawValue) \(event.kind == .pressed ? "active" : "inactive") at \(event.at)")
+        inputContinuation?.yield(InputEvent(role, active: event.kind == .pressed, at: event.at))
     }
 
     /// Delivers a level that has become stable; after a press, and while held, reads the line so
@@ -133,7 +184,7 @@ private final class ButtonEventLoop {
         while true {
             for index in descriptors.indices { descriptors[index].revents = 0 }
             var timeoutMilliseconds: Int32 = -1
-            if let deadline = tracker.wakeDeadline {
+            if let deadline = ([tracker.wakeDeadline] + inputs.map(\.tracker.wakeDeadline)).compactMap({ $0 }).min() {
                 let remaining = max(deadline - monotonicNow(), .zero)
                 timeoutMilliseconds = Int32(clamping: (remaining.microseconds + 999) / 1000)
             }

@@ -20,11 +20,13 @@ struct ButtonLineTracker {
     /// The kernel stamps a debounced edge when the level has been stable for its period; moving
     /// the stamp back by that period gives the time of the edge itself, as `ButtonEvent.at` means.
     let kernelDebounce: Duration
-    let heldRecheckInterval: Duration
+    /// Nil: the level is never read again on a timer (an input such as the mains line, whose edges
+    /// are all that matter; a re-read every half second would wake an idle device for ever).
+    let heldRecheckInterval: Duration?
     private var lastSequence: UInt64 = 0
     private var lastLevelCheck: Duration
 
-    init(userSpaceDebounce: Duration, kernelDebounce: Duration, heldRecheckInterval: Duration,
+    init(userSpaceDebounce: Duration, kernelDebounce: Duration, heldRecheckInterval: Duration?,
          initialLevel: Bool, at now: Duration) {
         self.debouncer = ButtonDebouncer(period: userSpaceDebounce, initialLevel: initialLevel)
         self.kernelDebounce = kernelDebounce
@@ -71,11 +73,13 @@ struct ButtonLineTracker {
     /// a held button. `nil` (sleep until an edge) whenever the button is idle and released.
     var wakeDeadline: Duration? {
         if let deadline = debouncer.settleDeadline { return deadline }
+        guard let heldRecheckInterval else { return nil }
         return debouncer.stableLevel ? lastLevelCheck + heldRecheckInterval : nil
     }
 
     /// True when `wakeDeadline` has passed for a held button with nothing pending: read the line.
     func needsLevelCheck(at now: Duration) -> Bool {
-        debouncer.candidate == nil && debouncer.stableLevel && now >= lastLevelCheck + heldRecheckInterval
+        guard let heldRecheckInterval else { return false }
+        return debouncer.candidate == nil && debouncer.stableLevel && now >= lastLevelCheck + heldRecheckInterval
     }
 }

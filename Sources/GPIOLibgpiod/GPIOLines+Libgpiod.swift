@@ -17,7 +17,9 @@ extension GPIOLines {
             buttonEvents: hardware.buttonEvents,
             setLED: { index, on throws(GPIOError) in try hardware.setLED(index, on) },
             shutdown: { hardware.shutdown() },
-            failure: { hardware.failure })
+            failure: { hardware.failure },
+            inputEvents: hardware.inputEvents,
+            setBuzzer: { on throws(GPIOError) in try hardware.setBuzzer(on) })
     }
 }
 
@@ -25,6 +27,7 @@ extension GPIOLines {
 /// thread. `shutdown` releases them in reverse order of acquisition.
 final class LibgpiodHardware: Sendable {
     let buttonEvents: AsyncStream<ButtonEvent>
+    let inputEvents: AsyncStream<InputEvent>
     private let state: Mutex<State>
     private let log: Logger
 
@@ -32,6 +35,7 @@ final class LibgpiodHardware: Sendable {
         var chip: GPIOChip?
         var leds: [LineRequest]
         var ledTargets: [String]
+        var buzzer: LineRequest?
         var buttonThread: ButtonEventThread?
     }
 
@@ -40,7 +44,9 @@ final class LibgpiodHardware: Sendable {
         let chip = try directory.open(config.chip)
         let buttonOffset = try chip.offset(of: config.button.line)
         let ledOffsets = try config.leds.map { led throws(GPIOError) in try chip.offset(of: led.line) }
-        try Self.checkDistinct(button: buttonOffset, leds: ledOffsets, chip: chip)
+        let buzzerOffset = try config.buzzer.map { buzzer throws(GPIOError) in try chip.offset(of: buzzer.line) }
+        let inputOffsets = try config.inputs.map { input throws(GPIOError) in try chip.offset(of: input.line) }
+        try Self.checkDistinct(button: buttonOffset, leds: ledOffsets + (buzzerOffset.map { [$0] } ?? []) + inputOffsets, chip: chip)
 
         // Outputs first, each off from the moment of the request: no LED flashes a wrong state.
         var leds: [LineRequest] = []
@@ -48,6 +54,26 @@ final class LibgpiodHardware: Sendable {
             let settings = lsgpio_line_settings(
                 output: true, active_low: led.activeLow, bias: LSGPIO_BIAS_AS_IS, initial_value: 0, debounce_us: 0)
             leds.append(try LineRequest(chip: chip, offset: offset, consumer: config.consumer, settings: settings))
+        }
+        var buzzer: LineRequest?
+        if let wiring = config.buzzer, let offset = buzzerOffset {
+            let settings = lsgpio_line_settings(
+                output: true, active_low: wiring.activeLow, bias: LSGPIO_BIAS_AS_IS, initial_value: 0, debounce_us: 0)
+            buzzer = try LineRequest(chip: chip, offset: offset, consumer: config.consumer, settings: settings)
+        }
+        // The inputs, each with its level now (told once at the start) and a tracker of its own
+        // that never re-reads it on a timer.
+        var inputs: [InputWatch] = []
+        for (input, offset) in zip(config.inputs, inputOffsets) {
+            let inputDebounce = LibgpiodLibrary.hasKernelDebounce ? input.debounce : .zero
+            let settings = lsgpio_line_settings(
+                output: false, active_low: input.activeLow, bias: LSGPIO_BIAS_AS_IS, initial_value: 0,
+                debounce_us: UInt32(clamping: inputDebounce.microseconds))
+            let request = try LineRequest(chip: chip, offset: offset, consumer: config.consumer, settings: settings)
+            let level = try request.value()
+            inputs.append(InputWatch(role: input.role, request: request, tracker: ButtonLineTracker(
+                userSpaceDebounce: LibgpiodLibrary.hasKernelDebounce ? .zero : input.debounce, kernelDebounce: inputDebounce,
+                heldRecheckInterval: nil, initialLevel: level, at: monotonicNow())))
         }
 
         let kernelDebounce = LibgpiodLibrary.hasKernelDebounce ? config.button.debounce : .zero
@@ -65,16 +91,25 @@ final class LibgpiodHardware: Sendable {
         let ledTargets = leds.map(\.target)
 
         let (stream, continuation) = AsyncStream.makeStream(of: ButtonEvent.self, bufferingPolicy: .unbounded)
-        let thread = try ButtonEventThread(request: ThreadHandover(value: button), tracker: tracker, continuation: continuation, log: log)
+        let (inputStream, inputContinuation) = AsyncStream.makeStream(of: InputEvent.self, bufferingPolicy: .unbounded)
+        for input in inputs {
+            inputContinuation.yield(InputEvent(input.role, active: input.tracker.isPressed, at: monotonicNow()))
+        }
+        let inputTargets = inputs.map { "\($0.role.rawValue) \($0.request.target)" }
+        let thread = try ButtonEventThread(request: ThreadHandover(value: button), tracker: tracker, continuation: continuation,
+                                           inputs: ThreadHandover(value: inputs), inputContinuation: inputContinuation, log: log)
         self.buttonEvents = stream
-        self.state = Mutex(State(chip: chip, leds: leds, ledTargets: ledTargets, buttonThread: thread))
+        self.inputEvents = inputStream
+        let buzzerTarget = buzzer?.target
+        self.state = Mutex(State(chip: chip, leds: leds, ledTargets: ledTargets, buzzer: buzzer, buttonThread: thread))
 
         log.info("""
             libgpiod \(LibgpiodLibrary.version) (API v\(LibgpiodLibrary.apiMajor)): \
             button \(buttonTarget), \(config.button.activeLow ? "active-low" : "active-high"), \
             bias \(config.button.bias.rawValue), debounce \(config.button.debounce.microseconds / 1000) ms \
             \(LibgpiodLibrary.hasKernelDebounce ? "in the kernel" : "in user space")\(initialLevel ? ", held at start" : ""); \
-            LEDs \(ledTargets.joined(separator: ", "))
+            LEDs \(ledTargets.joined(separator: ", "))\(buzzerTarget.map { "; buzzer \($0)" } ?? "")\
+            \(inputTargets.isEmpty ? "" : "; inputs " + inputTargets.joined(separator: ", "))
             """)
     }
 
@@ -97,8 +132,20 @@ final class LibgpiodHardware: Sendable {
         }
     }
 
-    /// Stops the button thread (it releases the button), switches the LEDs off, releases them and
-    /// closes the chip. Safe to call more than once.
+    func setBuzzer(_ on: Bool) throws(GPIOError) {
+        try state.withLock { state throws(GPIOError) in
+            guard state.chip != nil else {
+                throw GPIOError(operation: LibgpiodOperation.setLine, target: "buzzer", reason: "GPIO was shut down")
+            }
+            guard let buzzer = state.buzzer else {
+                throw GPIOError(operation: LibgpiodOperation.setLine, target: "buzzer", reason: "no [buzzer] line is configured")
+            }
+            try buzzer.setValue(on)
+        }
+    }
+
+    /// Stops the button thread (it releases the button and the inputs), switches the LEDs and the
+    /// buzzer off, releases them and closes the chip. Safe to call more than once.
     func shutdown() {
         let thread = state.withLock { state in
             let thread = state.buttonThread
@@ -111,6 +158,10 @@ final class LibgpiodHardware: Sendable {
                 do { try led.setValue(false) } catch { log.warning("could not switch off LED \(target): \(error)") }
             }
             state.leds = []
+            if let buzzer = state.buzzer {
+                do { try buzzer.setValue(false) } catch { log.warning("could not switch off the buzzer \(buzzer.target): \(error)") }
+            }
+            state.buzzer = nil
             state.chip = nil
         }
     }
@@ -120,7 +171,8 @@ final class LibgpiodHardware: Sendable {
         for offset in leds where !seen.insert(offset).inserted {
             throw GPIOError(
                 operation: LibgpiodOperation.requestLine, target: chip.describeLine(offset: offset),
-                reason: "configured for more than one of button/LEDs", hint: "give every LED and the button its own line")
+                reason: "configured for more than one of button/LEDs/buzzer/inputs",
+                hint: "give every LED, the button, the buzzer and each input its own line")
         }
     }
 }

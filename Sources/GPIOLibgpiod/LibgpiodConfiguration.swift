@@ -1,3 +1,5 @@
+public import GPIOClient
+
 /// Which lines of which chip the device uses, as read from the daemon's `[gpio]`, `[button]` and
 /// `[leds.*]` configuration.
 public struct LibgpiodConfiguration: Hashable, Sendable {
@@ -5,6 +7,10 @@ public struct LibgpiodConfiguration: Hashable, Sendable {
     public var button: Button
     /// In the order of the LED indices `GPIOLines.setLED` takes.
     public var leds: [LED]
+    /// An active buzzer, switched like an LED (`[buzzer] line`).
+    public var buzzer: LED?
+    /// The optional inputs (`[power]`), each read with both edges.
+    public var inputs: [Input]
     /// Shown by `gpioinfo` next to every line the daemon holds.
     public var consumer: String
     /// While the button is held, how often its level is read again, so a lost release edge cannot
@@ -15,12 +21,16 @@ public struct LibgpiodConfiguration: Hashable, Sendable {
         chip: ChipSelector,
         button: Button,
         leds: [LED],
+        buzzer: LED? = nil,
+        inputs: [Input] = [],
         consumer: String = "lifesignald",
         heldRecheckInterval: Duration = .milliseconds(500)
     ) {
         self.chip = chip
         self.button = button
         self.leds = leds
+        self.buzzer = buzzer
+        self.inputs = inputs
         self.consumer = consumer
         self.heldRecheckInterval = heldRecheckInterval
     }
@@ -38,6 +48,23 @@ public struct LibgpiodConfiguration: Hashable, Sendable {
             self.line = line
             self.activeLow = activeLow
             self.bias = bias
+            self.debounce = debounce
+        }
+    }
+
+    /// An input line besides the button (a UPS HAT's mains-present or low-battery output).
+    public struct Input: Hashable, Sendable {
+        public var role: InputLine
+        public var line: LineSelector
+        /// True when the line reads low while its condition holds (mains present, battery low).
+        public var activeLow: Bool
+        /// A level counts once stable this long (a relay or a supply rail can chatter).
+        public var debounce: Duration
+
+        public init(role: InputLine, line: LineSelector, activeLow: Bool = false, debounce: Duration = .milliseconds(100)) {
+            self.role = role
+            self.line = line
+            self.activeLow = activeLow
             self.debounce = debounce
         }
     }

@@ -28,32 +28,43 @@ public final class SimulatedGPIO: Sendable {
     ///   - ledHistoryCapacity: how many LED changes `ledChanges(since:)` can return at most.
     ///   - monotonicNow: the monotonic clock button events and LED changes are stamped with.
     ///   - sleep: waits on that same clock; drives the chatter timing and the debounce timers.
+    ///   - hasBuzzer: whether the board has a buzzer (`[buzzer] line`).
+    ///   - inputs: the optional inputs it has (`[power]`), each with its level at start (the mains
+    ///     present, the battery not low).
     public init(
         ledCount: Int,
         debounce: Duration = .milliseconds(20),
         chatter: ChatterModel = .typical,
         ledHistoryCapacity: Int = 4096,
+        hasBuzzer: Bool = false,
+        inputs: [InputLine] = [],
         monotonicNow: @escaping @Sendable () -> Duration,
         sleep: @escaping @Sendable (Duration) async throws -> Void
     ) {
+        self.hasBuzzer = hasBuzzer
         precondition(ledCount >= 0, "a board cannot have a negative number of LEDs")
         self.ledCount = ledCount
         self.debounce = debounce
         self.chatter = chatter
         self.monotonicNow = monotonicNow
         self.sleep = sleep
+        let levels = Dictionary(uniqueKeysWithValues: inputs.map { ($0, $0 == .mains) })
         state = Mutex(SimulatorState(
             button: ButtonStream(),
             debouncer: ButtonDebouncer(period: debounce),
             ledLevels: Array(repeating: false, count: ledCount),
-            ledRecord: LEDChangeRing(capacity: ledHistoryCapacity)
+            ledRecord: LEDChangeRing(capacity: ledHistoryCapacity),
+            inputLevels: levels,
+            inputs: InputStream(levels: levels, at: monotonicNow())
         ))
     }
+
+    public let hasBuzzer: Bool
 
     /// The board as the rest of the daemon sees it. Its button stream is this simulator's only
     /// stream: consume it in one place.
     public var client: GPIOLines {
-        let stream = state.withLock { $0.button }
+        let (stream, inputs) = state.withLock { ($0.button, $0.inputs) }
         return GPIOLines(
             buttonEvents: stream.events,
             setLED: { index, on throws(GPIOError) in try self.setLED(index, on: on) },
@@ -62,9 +73,49 @@ public final class SimulatedGPIO: Sendable {
                 guard let self, self.state.withLock({ $0.button.id == stream.id && $0.chipFailure == nil }) else { return }
                 self.shutdown()
             },
-            failure: { [weak self] in self?.state.withLock { $0.button.id == stream.id ? $0.chipFailure : nil } }
+            failure: { [weak self] in self?.state.withLock { $0.button.id == stream.id ? $0.chipFailure : nil } },
+            inputEvents: inputs.events,
+            setBuzzer: { on throws(GPIOError) in try self.setBuzzer(on: on) }
         )
     }
+
+    // MARK: Buzzer and inputs
+
+    /// Switches the buzzer; throws without one, and while the chip is gone or after shutdown.
+    public func setBuzzer(on: Bool) throws(GPIOError) {
+        let failure: GPIOError? = state.withLock { state in
+            guard hasBuzzer else {
+                return GPIOError(operation: "set", target: "simulated buzzer", reason: "the simulated board has no buzzer")
+            }
+            guard !state.isShutDown, state.chipFailure == nil else {
+                return GPIOError(operation: "set", target: "simulated buzzer", reason: "the GPIO lines are not held")
+            }
+            if on, !state.buzzerOn { state.buzzerOnCount += 1 }
+            state.buzzerOn = on
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// Whether the buzzer sounds, and how many times it has been switched on (a beep each).
+    public var buzzer: (on: Bool, beeps: Int) { state.withLock { ($0.buzzerOn, $0.buzzerOnCount) } }
+
+    /// Sets an input as a UPS HAT would (true = active: mains present, battery low). False when
+    /// the board has no such input.
+    @discardableResult
+    public func setInput(_ line: InputLine, active: Bool) -> Bool {
+        let now = monotonicNow()
+        return state.withLock { state in
+            guard let level = state.inputLevels[line] else { return false }
+            guard level != active else { return true }
+            state.inputLevels[line] = active
+            if state.chipFailure == nil, !state.isShutDown { state.inputs.continuation.yield(InputEvent(line, active: active, at: now)) }
+            return true
+        }
+    }
+
+    /// Each input's level.
+    public var inputLevels: [InputLine: Bool] { state.withLock { $0.inputLevels } }
 
     // MARK: Button
 
@@ -240,7 +291,9 @@ public final class SimulatedGPIO: Sendable {
             for index in state.ledLevels.indices where state.ledLevels[index] {
                 state.setLED(index, on: false, at: now)
             }
+            state.buzzerOn = false
             state.button.continuation.finish()
+            state.inputs.continuation.finish()
             for watcher in state.chipWatchers.values { watcher.yield(Self.chipName) }
         }
     }
@@ -251,6 +304,7 @@ public final class SimulatedGPIO: Sendable {
             guard !state.isShutDown, state.chipFailure != nil else { return }
             state.chipFailure = nil
             state.button = ButtonStream()
+            state.inputs = InputStream(levels: state.inputLevels, at: monotonicNow())
             for watcher in state.chipWatchers.values { watcher.yield(Self.chipName) }
         }
     }
@@ -300,7 +354,9 @@ public final class SimulatedGPIO: Sendable {
             state.settleTimer?.cancel()
             state.settleTimer = nil
             state.ledObservers.removeAll()
+            state.buzzerOn = false
             state.button.continuation.finish()
+            state.inputs.continuation.finish()
             for watcher in state.chipWatchers.values { watcher.finish() }
             state.chipWatchers.removeAll()
         }
@@ -309,7 +365,10 @@ public final class SimulatedGPIO: Sendable {
     public var isShutDown: Bool { state.withLock { $0.isShutDown } }
 
     deinit {
-        state.withLock { $0.button.continuation.finish() }
+        state.withLock {
+            $0.button.continuation.finish()
+            $0.inputs.continuation.finish()
+        }
     }
 }
 

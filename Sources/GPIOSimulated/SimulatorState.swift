@@ -18,6 +18,13 @@ struct SimulatorState {
     var ledObservers: [UInt64: @Sendable (LEDChange, [Bool]) -> Void] = [:]
     var nextObserverID: UInt64 = 0
 
+    /// `[buzzer] line` configured: whether it sounds now, and how often it was switched on.
+    var buzzerOn = false
+    var buzzerOnCount = 0
+    /// The optional inputs' levels (true = active), and the current chip's stream of them.
+    var inputLevels: [InputLine: Bool]
+    var inputs: InputStream
+
     var isShutDown = false
     /// Set while the chip is removed (`removeChip()`): why the button stream ended.
     var chipFailure: GPIOError?
@@ -60,5 +67,19 @@ struct ButtonStream: Sendable {
     init() {
         id = Self.counter.withLock { $0 += 1; return $0 }
         (events, continuation) = AsyncStream.makeStream(of: ButtonEvent.self)
+    }
+}
+
+/// One chip's input events (`[power]` lines); a restored chip gets a new one, which starts with
+/// every input's level.
+struct InputStream: Sendable {
+    let events: AsyncStream<InputEvent>
+    let continuation: AsyncStream<InputEvent>.Continuation
+
+    init(levels: [InputLine: Bool], at time: Duration) {
+        (events, continuation) = AsyncStream.makeStream(of: InputEvent.self)
+        for line in InputLine.allCases {
+            if let level = levels[line] { continuation.yield(InputEvent(line, active: level, at: time)) }
+        }
     }
 }

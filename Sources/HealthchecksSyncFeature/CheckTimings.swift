@@ -36,15 +36,68 @@ public enum CheckTimings {
 
     /// The checks a device with these settings wants, found by `<slugPrefix>-<role>`.
     public static func specs(settings: CheckInSettings, heartbeat: Duration, slugPrefix: String) -> [CheckSpec] {
+        specs(plan: CheckInCheckPlan(settings: settings), heartbeat: heartbeat, slugPrefix: slugPrefix)
+    }
+
+    /// The check-in check with the last-chance grace: the device tells people when the grace
+    /// ends, so the check goes down then too (grace = reminder + the device's grace).
+    public static func checkIn(_ settings: CheckInSettings, grace: Duration) -> (timeout: Duration, grace: Duration) {
+        (clamped(settings.interval - settings.reminder), clamped(settings.reminder + grace))
+    }
+
+    /// Daily windows as a cron check: a tick at each window's start, and a grace of the longest
+    /// window plus the device's grace, so a press in the window (or a late one) keeps the check up
+    /// until the next window's end. Nil when the windows are not one cron expression (different
+    /// minutes on different days: cron's fields multiply); the check is then a plain one whose
+    /// timeout is the longest gap the schedule allows, and people are told later than the device
+    /// shows overdue (docs/daily-life.md).
+    public static func cron(_ daily: DailySchedule, zone: String, grace: Duration) -> (CronSchedule, grace: Duration)? {
+        var starts: Set<[Int]> = []
+        var longest = 0
+        for weekday in Weekday.allCases {
+            for window in daily.windows(on: weekday) {
+                starts.insert([window.start.minuteOfDay % 60, window.start.minuteOfDay / 60, weekday.rawValue])
+                longest = max(longest, window.end.minuteOfDay - window.start.minuteOfDay)
+            }
+        }
+        let minutes = Set(starts.map { $0[0] }), hours = Set(starts.map { $0[1] }), days = Set(starts.map { $0[2] })
+        guard !starts.isEmpty, starts.count == minutes.count * hours.count * days.count else { return nil }
+        func field(_ values: Set<Int>, all: Int) -> String {
+            values.count == all ? "*" : values.sorted().map(String.init).joined(separator: ",")
+        }
+        let expression = "\(field(minutes, all: 60)) \(field(hours, all: 24)) * * \(field(days, all: 7))"
+        return (CronSchedule(expression: expression, timeZone: zone), clamped(.seconds(Int64(longest) * 60) + grace))
+    }
+
+    /// The checks a device with this plan wants, found by `<slugPrefix>-<role>`.
+    public static func specs(plan: CheckInCheckPlan, heartbeat: Duration, slugPrefix: String) -> [CheckSpec] {
+        let settings = plan.settings
         let label = slugPrefix == "lifesignal" ? "" : " (\(slugPrefix))"
-        let checkIn = self.checkIn(settings), beat = self.heartbeat(period: heartbeat)
+        var checkIn = self.checkIn(settings, grace: plan.grace)
+        let beat = self.heartbeat(period: heartbeat)
+        var cron: CronSchedule?
+        var deadlineWords = "every \(DurationText.humane(settings.interval))"
+        if let daily = plan.daily {
+            deadlineWords = "daily windows \(daily.description)"
+            if let zone = daily.timeZone, let (schedule, grace) = Self.cron(daily, zone: zone, grace: plan.grace) {
+                cron = schedule
+                checkIn = (clamped(daily.longestGap), grace)
+            } else {
+                checkIn = (clamped(daily.longestGap), clamped(plan.grace))
+            }
+        }
         let interval = DurationText.humane(settings.interval), reminder = DurationText.humane(settings.reminder)
         return [
             CheckSpec(role: .checkIn, slug: "\(slugPrefix)-check-in", name: "LifeSignal check-in\(label)",
                       timeout: checkIn.timeout, grace: checkIn.grace,
-                      description: "DOWN: the person has not pressed the LifeSignal button by the deadline (every \(interval)); "
-                        + "late from \(reminder) before it, when the button's amber light asks for a check-in. "
-                        + "Made by the LifeSignal device, which keeps timeout and grace in step with its settings."),
+                      description: plan.daily == nil && plan.grace == .zero
+                        ? "DOWN: the person has not pressed the LifeSignal button by the deadline (every \(interval)); "
+                            + "late from \(reminder) before it, when the button's amber light asks for a check-in. "
+                            + "Made by the LifeSignal device, which keeps timeout and grace in step with its settings."
+                        : "DOWN: the person has not pressed the LifeSignal button by the deadline (\(deadlineWords)) and its "
+                            + "last-chance warning (\(DurationText.humane(plan.grace))). PAUSED: away mode. "
+                            + "Made by the LifeSignal device, which keeps its schedule and grace in step with its settings.",
+                      cron: cron, paused: plan.paused),
             CheckSpec(role: .heartbeat, slug: "\(slugPrefix)-heartbeat", name: "LifeSignal device online\(label)",
                       timeout: beat.timeout, grace: beat.grace,
                       description: "DOWN: the LifeSignal device has been offline or off for a while (no power, no network); "
@@ -54,5 +107,21 @@ public enum CheckTimings {
                       description: "DOWN: the person held the LifeSignal button to ask for help. Call them. "
                         + "Between alerts it shows new or paused. Made by the LifeSignal device."),
         ]
+    }
+}
+
+/// What the device's check-in check must say besides the interval and reminder: the last-chance
+/// grace, daily windows (a cron check, with the zone's name) and away mode (paused).
+public struct CheckInCheckPlan: Hashable, Sendable {
+    public var settings: CheckInSettings
+    public var grace: Duration
+    public var daily: DailySchedule?
+    public var paused: Bool
+
+    public init(settings: CheckInSettings, grace: Duration = .zero, daily: DailySchedule? = nil, paused: Bool = false) {
+        self.settings = settings
+        self.grace = grace
+        self.daily = daily
+        self.paused = paused
     }
 }

@@ -73,8 +73,13 @@ public struct HealthchecksSyncFeature: Reducer {
         case stop
         /// The device's settings as they now are (loaded, changed, taken from the backend).
         case settingsChanged(CheckInSettings)
+        /// The settings with the grace, the daily windows and away mode (what the device sends).
+        case planChanged(CheckInCheckPlan)
         /// The network may be back: a sync waiting out its backoff happens now.
         case networkChanged
+        /// Something may have changed a check behind the device's back (a check-in's ping resumed
+        /// the check-in check that away mode paused): put it back as wanted.
+        case resyncRequested
         case retryDue
         case syncResponse(Result<[ManagedCheck], UplinkFailure>)
         case delegate(Delegate)
@@ -106,7 +111,10 @@ public struct HealthchecksSyncFeature: Reducer {
             return .merge(.cancel(id: CancelID.sync), .cancel(id: CancelID.retry))
 
         case let .settingsChanged(settings):
-            let wanted = CheckTimings.specs(settings: settings, heartbeat: heartbeat, slugPrefix: slugPrefix)
+            return reduce(into: &state, action: .planChanged(CheckInCheckPlan(settings: settings)))
+
+        case let .planChanged(plan):
+            let wanted = CheckTimings.specs(plan: plan, heartbeat: heartbeat, slugPrefix: slugPrefix)
             guard wanted != state.wanted else { return .none }
             state.wanted = wanted
             guard state.isRunning else { return .none }
@@ -119,6 +127,14 @@ public struct HealthchecksSyncFeature: Reducer {
 
         case .networkChanged:
             guard state.isRunning, state.status == .waitingToRetry, !state.isSyncing else { return .none }
+            return .merge(.cancel(id: CancelID.retry), sync(&state))
+
+        case .resyncRequested:
+            guard state.isRunning, !state.wanted.isEmpty, state.status != .refused else { return .none }
+            if state.isSyncing {
+                state.syncAgain = true
+                return .none
+            }
             return .merge(.cancel(id: CancelID.retry), sync(&state))
 
         case .retryDue:

@@ -29,6 +29,12 @@ public enum Indicator: String, Hashable, Sendable, CaseIterable, Codable {
     case checkedInNotUploaded = "checked_in_not_uploaded"
     /// Reminder, and check-ins have waited longer than `[uplink] stale_after` to be uploaded.
     case reminderNotUploaded = "reminder_not_uploaded"
+    /// The deadline has passed; the grace period runs and nobody has been told yet.
+    case lastChance = "last_chance"
+    /// Away mode: nothing is asked of the person until it ends.
+    case away
+    /// Running on battery (the mains power is off) and nothing else needs doing.
+    case onBattery = "on_battery"
     /// Someone asked the device to show where it is (Home Assistant's identify button), for a few seconds.
     case identify
 }

@@ -7,7 +7,7 @@ extension Indicator {
         case .neverCheckedIn: "no check-in yet on this device: press the button"
         case .checkedIn: "all is well: nothing to do"
         case .reminder: "check in soon: press the button"
-        case .overdue: "the deadline has passed: press the button now"
+        case .overdue: "overdue: the people who look after you are told; press now"
         case .fault: "the device has a problem: call the person who looks after it"
         case .acknowledged: "the press was stored (for a moment after each press)"
         case .longPress: "the button was held (help alerts are off)"
@@ -17,7 +17,32 @@ extension Indicator {
         case .alertDelivered: "help asked for: someone is being told"
         case .checkedInNotUploaded: "checked in, but the device is cut off from the internet"
         case .reminderNotUploaded: "check in soon; the device is cut off from the internet"
+        case .lastChance: "the deadline has passed: press now, before anyone is told"
+        case .away: "away mode: nothing is asked until it ends"
+        case .onBattery: "running on battery: the mains power is off"
         case .identify: "someone asked the device to show where it is (for 10 s): nothing to do"
         }
+    }
+
+    /// How much the indicator asks of the person, which sets how fast it may blink (urgent faster
+    /// than attention; `LEDLanguageTests` checks the standard patterns).
+    public var urgency: Urgency {
+        switch self {
+        case .overdue, .lastChance, .fault, .alertCancelWindow: .urgent
+        case .reminder, .reminderNotUploaded, .neverCheckedIn, .pingPending, .alertSending: .attention
+        case .checkedIn, .checkedInNotUploaded, .away, .onBattery, .alertDelivered, .starting: .calm
+        case .acknowledged, .longPress, .identify: .moment
+        }
+    }
+
+    public enum Urgency: String, Hashable, Sendable, CaseIterable {
+        /// Something must be done now.
+        case urgent
+        /// Something should be done soon.
+        case attention
+        /// Nothing to do.
+        case calm
+        /// Feedback for a moment after a press.
+        case moment
     }
 }

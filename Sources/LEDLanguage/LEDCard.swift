@@ -8,8 +8,8 @@ public enum LEDCard {
     /// Most useful first: the everyday phases, then what asks for a press, then help alerts, then
     /// the rest.
     public static let order: [Indicator] = [
-        .checkedIn, .reminder, .overdue, .acknowledged, .neverCheckedIn, .pingPending,
-        .alertCancelWindow, .alertSending, .alertDelivered, .longPress, .fault,
+        .checkedIn, .reminder, .lastChance, .overdue, .acknowledged, .neverCheckedIn, .pingPending,
+        .alertCancelWindow, .alertSending, .alertDelivered, .longPress, .fault, .away, .onBattery,
         .checkedInNotUploaded, .reminderNotUploaded, .identify, .starting,
     ]
 

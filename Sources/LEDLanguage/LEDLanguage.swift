@@ -41,7 +41,10 @@ public struct LEDLanguage: Hashable, Sendable {
         (true, .milliseconds(200)), (false, .milliseconds(200)), (true, .milliseconds(200)), (false, .milliseconds(1400)),
     ])
 
-    /// Three LEDs, green, amber and red, readable from across a room.
+    /// Three LEDs, green, amber and red, readable from across a room, and by anyone: every
+    /// indicator differs from every other by which lights it uses or how they blink, never only by
+    /// colour; nothing flashes more than three times a second; urgent indicators blink faster than
+    /// those that ask for attention (`LEDLanguageTests.ReadabilityTests`).
     /// The README's LED table documents exactly this (a test keeps the two in step).
     public static let standard = LEDLanguage(
         leds: [LED(name: "green", colour: "green"), LED(name: "amber", colour: "amber"), LED(name: "red", colour: "red")],
@@ -50,12 +53,14 @@ public struct LEDLanguage: Hashable, Sendable {
             .neverCheckedIn: LEDPattern(["amber": .blink(on: .milliseconds(500), off: .milliseconds(1500))]),
             .checkedIn: LEDPattern(["green": .on]),
             .reminder: LEDPattern(["amber": .on]),
-            .overdue: LEDPattern(["red": .blink(on: .milliseconds(1000), off: .milliseconds(1000))]),
+            .overdue: LEDPattern(["red": .blink(on: .milliseconds(250), off: .milliseconds(250))]),
+            // The grace after the deadline: the reminder's amber stays, red blinks as for overdue.
+            .lastChance: LEDPattern(["amber": .on, "red": .blink(on: .milliseconds(250), off: .milliseconds(250))]),
             .fault: LEDPattern([
                 "amber": .cycle([(true, .milliseconds(250)), (false, .milliseconds(250))]),
                 "red": .cycle([(false, .milliseconds(250)), (true, .milliseconds(250))]),
             ]),
-            .acknowledged: LEDPattern(["green": .blink(on: .milliseconds(150), off: .milliseconds(150))]),
+            .acknowledged: LEDPattern(["green": .blink(on: .milliseconds(200), off: .milliseconds(200))]),
             .longPress: LEDPattern(["green": .on, "amber": .on, "red": .on]),
             // A double flash of green and amber together, then a pause: unlike any steady or
             // evenly blinking pattern, it reads from across a room as "someone is asking".
@@ -75,6 +80,9 @@ public struct LEDLanguage: Hashable, Sendable {
             // Not uploaded for too long: the phase's steady LED winks off every 3 s.
             .checkedInNotUploaded: LEDPattern(["green": .blink(on: .milliseconds(2700), off: .milliseconds(300))]),
             .reminderNotUploaded: LEDPattern(["amber": .blink(on: .milliseconds(2700), off: .milliseconds(300))]),
+            // Calm: green winks once every 3 s (away), or blinks slowly (on battery, nothing to do).
+            .away: LEDPattern(["green": .blink(on: .milliseconds(100), off: .milliseconds(2900))]),
+            .onBattery: LEDPattern(["green": .blink(on: .milliseconds(1000), off: .milliseconds(1000))]),
             .identify: identifyPattern(over: ["green", "amber", "red"]),
         ]
     )

@@ -17,12 +17,15 @@ public enum MQTTDeviceEvent: Equatable, Sendable {
     case alertCancelled(source: String, at: WallTime)
     /// The backend acknowledged the alert: the responders are being told.
     case alertDelivered(id: CheckInID, at: WallTime)
+    /// The mains power went or came back, the battery ran low, or the last run did not stop cleanly.
+    case power(PowerEvent)
 
     /// The event entity it belongs to (the last level of its topic).
     var entity: String {
         switch self {
         case .checkIn, .overdue, .pingsAnswered: "check_in"
         case .longPress, .alertSent, .alertCancelled, .alertDelivered: "help_alert"
+        case .power: "power"
         }
     }
 
@@ -30,6 +33,7 @@ public enum MQTTDeviceEvent: Equatable, Sendable {
     var at: WallTime {
         switch self {
         case let .checkIn(record): record.at.wall
+        case let .power(event): event.at.wall
         case let .alertSent(record): record.at.wall
         case let .overdue(_, at), let .pingsAnswered(_, at), let .longPress(at), let .alertCancelled(_, at),
              let .alertDelivered(_, at): at
@@ -56,6 +60,8 @@ public enum MQTTDeviceEvent: Equatable, Sendable {
             members = [("event_type", .string("alert_cancelled")), ("source", .string(source))]
         case let .alertDelivered(alertID, _):
             members = [("event_type", .string("alert_delivered")), ("alert_id", .string(alertID.description))]
+        case let .power(event):
+            members = [("event_type", .string(event.kind.rawValue)), ("detail", .string(event.summary))]
         }
         members += [("at", .string(at.iso8601)), ("id", .string(id.description))]
         return JSONValue.object(members).text

@@ -22,10 +22,15 @@ public struct MQTTDeviceState: Hashable, Sendable {
     public var conditions: [String]
     /// The oldest check-in the backend has not acknowledged; nil when none waits or no uplink.
     public var oldestNotUploaded: WallTime?
+    /// Away mode runs (no reminder, no overdue) until `awayUntil`.
+    public var away: Bool
+    public var awayUntil: WallTime?
+    /// The mains-present line says the mains power is off (`[power] mains_line`).
+    public var onBattery: Bool
 
     public init(indicator: Indicator, phase: String, lastCheckIn: WallTime? = nil, lastCheckInSource: CheckInSource? = nil,
                 nextDeadline: WallTime? = nil, helpAlert: Bool = false, pingPending: Bool = false, fault: Bool = false,
-                conditions: [String] = [], oldestNotUploaded: WallTime? = nil) {
+                conditions: [String] = [], oldestNotUploaded: WallTime? = nil, awayUntil: WallTime? = nil, onBattery: Bool = false) {
         self.indicator = indicator
         self.phase = phase
         self.lastCheckIn = lastCheckIn
@@ -39,6 +44,9 @@ public struct MQTTDeviceState: Hashable, Sendable {
         self.fault = fault
         self.conditions = conditions
         self.oldestNotUploaded = oldestNotUploaded
+        self.away = awayUntil != nil
+        self.awayUntil = awayUntil
+        self.onBattery = onBattery
     }
 
     public var overdue: Bool { phase == "overdue" }
@@ -60,6 +68,9 @@ public struct MQTTDeviceState: Hashable, Sendable {
             ("fault", .bool(fault)),
             ("conditions", .array(conditions.map { .string($0) })),
             ("oldest_not_uploaded", .string(orNull: oldestNotUploaded?.iso8601)),
+            ("away", .bool(away)),
+            ("away_until", .string(orNull: awayUntil?.iso8601)),
+            ("on_battery", .bool(onBattery)),
         ])
     }
 }

@@ -1,3 +1,5 @@
+import CheckInModels
+
 /// Home Assistant's device-based MQTT discovery: one retained message on
 /// `<prefix>/device/<device id>/config` describing the device (`dev`), who made the message (`o`)
 /// and every entity (`cmps`). Home Assistant rejects the whole device without `o`, or with a
@@ -17,6 +19,11 @@ public enum MQTTDiscovery {
         case connection
         case checkInEvent = "check_in_event"
         case helpAlertEvent = "help_alert_event"
+        case away
+        case onBattery = "on_battery"
+        case powerEvent = "power_event"
+        case awayFor = "away_for"
+        case awayEnd = "away_end"
         case askIfOK = "ask_if_ok"
         case identify
         case checkIn = "check_in"
@@ -25,6 +32,7 @@ public enum MQTTDiscovery {
     /// The event entities' event types (Home Assistant ignores an event whose type is not listed).
     public static let checkInEventTypes = ["check_in", "overdue", "ping_answered"]
     public static let helpAlertEventTypes = ["long_press", "alert_sent", "alert_cancelled", "alert_delivered"]
+    public static let powerEventTypes = PowerEventKind.allCases.map(\.rawValue)
 
     /// The discovery message's JSON.
     public static func payload(_ identity: MQTTIdentity) -> JSONValue {
@@ -107,6 +115,28 @@ public enum MQTTDiscovery {
             return .object([("p", .string("event")), uniqueID, ("name", .string("Help alert event")),
                             ("state_topic", .string(identity.eventTopic("help_alert"))),
                             ("event_types", .array(helpAlertEventTypes.map { .string($0) }))])
+        case .away:
+            return .object([("p", .string("binary_sensor")), uniqueID, ("name", .string("Away")), state,
+                            ("icon", .string("mdi:home-export-outline")),
+                            ("json_attributes_topic", .string(identity.stateTopic)),
+                            ("json_attributes_template", .string("{{ {'until': value_json.away_until} | tojson }}"))]
+                           + flag("away"))
+        case .onBattery:
+            return .object([("p", .string("binary_sensor")), uniqueID, ("name", .string("On battery")), state,
+                            ("icon", .string("mdi:power-plug-off"))] + flag("on_battery"))
+        case .powerEvent:
+            return .object([("p", .string("event")), uniqueID, ("name", .string("Power")),
+                            ("state_topic", .string(identity.eventTopic("power"))),
+                            ("event_types", .array(powerEventTypes.map { .string($0) }))])
+        case .awayFor:
+            // Like check_in: without remote away the entity is removed (`p` alone).
+            guard identity.remoteAway else { return .object([("p", .string("text"))]) }
+            return .object([("p", .string("text")), uniqueID, ("name", .string("Away for")),
+                            ("command_topic", .string(identity.commandTopic(.away))), ("max", .int(16)),
+                            ("icon", .string("mdi:home-export-outline"))])
+        case .awayEnd:
+            return .object([("p", .string("button")), uniqueID, ("name", .string("End away")),
+                            ("icon", .string("mdi:home-import-outline"))] + button(.awayEnd))
         case .askIfOK:
             return .object([("p", .string("button")), uniqueID, ("name", .string("Ask if OK")),
                             ("icon", .string("mdi:account-question"))] + button(.askIfOK))

@@ -27,6 +27,9 @@ extension MQTTFeature {
             case .askIfOK: return [LogEntry(.notice, "MQTT command: ask if OK (a ping shows on the LEDs until a press answers it)")]
             case .identify: return [LogEntry(.info, "MQTT command: identify (the LEDs show where the device is)")]
             case .checkIn: return [LogEntry(.notice, "MQTT command: check in (recorded with source mqtt)")]
+            case let .away(duration):
+                return [LogEntry(.notice, "MQTT command: away for \(DurationText.format(duration)) (no reminder and no overdue until it ends)")]
+            case .awayEnd: return [LogEntry(.notice, "MQTT command: end away mode")]
             case let .eventNotStored(failure):
                 return [LogEntry(.error, "an event for the MQTT broker was NOT stored: \(failure.message)")]
             }

@@ -307,6 +307,11 @@ public struct MQTTFeature: Reducer {
             case .checkIn:
                 state.lastRemoteCheckIn = clock.uptime()
                 return .send(.delegate(.checkIn))
+            case .away:
+                // `command` refused any payload that is not a duration.
+                guard let duration = message.text.flatMap(DurationText.parse) else { return .none }
+                return .send(.delegate(.away(duration)))
+            case .awayEnd: return .send(.delegate(.awayEnd))
             }
         case let .failure(refusal):
             state.commandsRefused += 1
@@ -331,6 +336,9 @@ public struct MQTTFeature: Reducer {
         guard message.size <= Self.largestCommand else {
             return .failure(CommandRefusal("\(name) refused: its payload is \(message.size) bytes; a command's is \"PRESS\" or empty"))
         }
+        if command == .away {
+            return awayCommand(message)
+        }
         guard let text = message.text, text.isEmpty || text == MQTTCommand.press else {
             return .failure(CommandRefusal("\(name) refused: the payload must be \"PRESS\" or empty, not "
                                            + (message.text.map { TerminalText.quoted(String($0.prefix(64))) } ?? "binary data")))
@@ -345,6 +353,20 @@ public struct MQTTFeature: Reducer {
             }
         }
         return .success(command)
+    }
+
+    /// `away` carries how long: a duration as `lifesignalctl away --until` takes one (`3d`, `12h`),
+    /// up to `longestAway`; only with `[mqtt] remote_away`, since it silences the device.
+    private func awayCommand(_ message: MQTTInboundMessage) -> Result<MQTTCommand, CommandRefusal> {
+        guard identity.remoteAway else {
+            return .failure(CommandRefusal("away refused: remote away mode is off ([mqtt] remote_away = false)"))
+        }
+        guard let text = message.text, let duration = DurationText.parse(text), duration > .zero, duration <= longestAway else {
+            return .failure(CommandRefusal("away refused: the payload must be how long, from 1s to "
+                                           + "\(DurationText.format(longestAway)) (e.g. 3d or 12h), not "
+                                           + (message.text.map { TerminalText.quoted(String($0.prefix(64))) } ?? "binary data")))
+        }
+        return .success(.away)
     }
 }
 

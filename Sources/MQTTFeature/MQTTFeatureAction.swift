@@ -40,6 +40,10 @@ extension MQTTFeature {
             case identify
             /// `check_in` (remote check-in allowed): check in with source `mqtt`.
             case checkIn
+            /// `away` (remote away allowed): away mode for this long.
+            case away(Duration)
+            /// `away_end`: end away mode.
+            case awayEnd
             /// An event could not be stored: the store has a problem.
             case eventNotStored(StoreFailure)
         }

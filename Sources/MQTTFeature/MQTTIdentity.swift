@@ -12,20 +12,25 @@ public struct MQTTIdentity: Hashable, Sendable {
     public var baseTopic: String
     /// `<base>/cmd/check_in` checks in.
     public var remoteCheckIn: Bool
+    /// `<base>/cmd/away` sets away mode.
+    public var remoteAway: Bool
 
-    public init(deviceID: String, deviceName: String, discoveryPrefix: String, baseTopic: String, remoteCheckIn: Bool) {
+    public init(deviceID: String, deviceName: String, discoveryPrefix: String, baseTopic: String, remoteCheckIn: Bool,
+                remoteAway: Bool = false) {
         self.deviceID = deviceID
         self.deviceName = deviceName
         self.discoveryPrefix = discoveryPrefix
         self.baseTopic = baseTopic
         self.remoteCheckIn = remoteCheckIn
+        self.remoteAway = remoteAway
     }
 
     /// `[mqtt]` with the device's id: the configured one, else `derivedID` (from the machine's id).
     public init(_ settings: MQTTConfiguration, derivedID: String) {
         let id = settings.deviceID ?? derivedID
         self.init(deviceID: id, deviceName: settings.deviceName, discoveryPrefix: settings.discoveryPrefix,
-                  baseTopic: settings.baseTopic ?? "lifesignal/\(id)", remoteCheckIn: settings.remoteCheckIn)
+                  baseTopic: settings.baseTopic ?? "lifesignal/\(id)", remoteCheckIn: settings.remoteCheckIn,
+                  remoteAway: settings.remoteAway)
     }
 
     /// `online` / `offline`, retained; `offline` is also the last will.
@@ -55,6 +60,10 @@ public enum MQTTCommand: String, Hashable, Sendable, CaseIterable {
     case identify
     /// Checks in (only with `[mqtt] remote_check_in = true`; recorded with source `mqtt`).
     case checkIn = "check_in"
+    /// Away mode for the duration in the payload (`3d`, `12h`; only with `[mqtt] remote_away = true`).
+    case away
+    /// Ends away mode now: a fresh countdown starts.
+    case awayEnd = "away_end"
 
     /// What Home Assistant's button publishes (`payload_press`); an empty payload works too.
     public static let press = "PRESS"

@@ -18,7 +18,7 @@ public struct LifesignalCtl: ParsableCommand {
             configuration invalid.
             """,
         subcommands: [Status.self, CheckIn.self, History.self, Settings.self, Queue.self, Pings.self, Notifications.self,
-                      Alert.self, DismissError.self, Sim.self, Config.self, Doctor.self, LEDCardCommand.self],
+                      Alert.self, DismissError.self, Sim.self, Config.self, Doctor.self, LEDCardCommand.self, Away.self],
         defaultSubcommand: Status.self
     )
 
@@ -110,7 +110,12 @@ struct History: ParsableCommand {
     func run() throws {
         let response = try options.send(ControlRequest(.history, limit: limit))
         let history = response.history ?? []
-        options.emit(history) { $0.isEmpty ? "No check-ins yet." : $0.map(Formatting.checkIn).joined(separator: "\n") }
+        // Away periods among the check-ins, so they never read as missed ones (JSON: `away list`).
+        let away = options.json ? [] : (try? options.send(ControlRequest(.awayList, limit: limit)).awayPeriods) ?? []
+        options.emit(history) { history in
+            guard !history.isEmpty || !away.isEmpty else { return "No check-ins yet." }
+            return Formatting.history(history, away: away)
+        }
     }
 }
 
@@ -198,7 +203,7 @@ struct DismissError: ParsableCommand {
 struct Sim: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Drive the simulated GPIO (only when lifesignald runs with the simulated backend).",
-        subcommands: [Press.self]
+        subcommands: [Press.self, Input.self]
     )
 
     struct Press: ParsableCommand {

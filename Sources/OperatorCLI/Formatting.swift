@@ -25,7 +25,9 @@ enum Formatting {
         "never_checked_in": "Never checked in: press the button to check in",
         "checked_in": "Checked in",
         "reminder": "Reminder: check in soon",
+        "last_chance": "LAST CHANCE: the deadline has passed; press now before anyone is told",
         "overdue": "OVERDUE: check in now",
+        "away": "Away",
     ]
 
     static func status(_ status: StatusReport) -> String {
@@ -57,6 +59,7 @@ enum Formatting {
                      + " (showing \(status.indicator.replacingUnderscores()))")
         lines.append(contentsOf: targets(status))
         if let alert = status.alert { lines.append(contentsOf: Self.alert(alert)) }
+        lines.append(contentsOf: dailyLife(status))
         if let pings = status.pings, !pings.pending.isEmpty { lines.append(pendingPings(pings)) }
         if let mqtt = status.mqtt { lines.append(contentsOf: Self.mqtt(mqtt)) }
         if !status.wallClockSynchronized { lines.append("Note: the wall clock is not synchronised (no NTP yet)") }
@@ -272,4 +275,59 @@ enum Formatting {
 extension String {
     func replacingUnderscores() -> String { String(map { $0 == "_" ? " " : $0 }) }
     func padded(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}
+
+extension Formatting {
+    /// Away mode, the schedule, the power and the buzzer, as `status` shows them.
+    static func dailyLife(_ status: StatusReport) -> [String] {
+        var lines: [String] = []
+        if let away = status.away, away.state != "off" { lines.append(Self.away(away)) }
+        if let schedule = status.schedule {
+            var line = schedule.kind == "daily" ? "Daily windows \(schedule.windows ?? "")" : "Rolling interval"
+            if let zone = schedule.timeZone { line += " (\(zone))" }
+            line += "; last chance \(DurationText.humane(.seconds(schedule.graceSeconds))) before overdue"
+            if let quiet = schedule.quietHours { line += "; quiet hours \(quiet)\(schedule.quietNow == true ? " (now)" : "")" }
+            lines.append(line)
+        }
+        if let power = status.power {
+            if let mains = power.mains {
+                lines.append(mains == "lost"
+                    ? "ON BATTERY: the mains power is off" + (power.onBatterySince.map { " since \(localTime($0))" } ?? "")
+                    : "Mains power: \(mains)")
+            }
+            if power.lowBattery { lines.append("BATTERY LOW: the device is stopping cleanly") }
+            for event in power.events.suffix(3) { lines.append("Event: \(event.summary) (\(localTime(event.at)))") }
+        }
+        if let buzzer = status.buzzer {
+            lines.append("Buzzer: " + (buzzer.signal.map { "sounding for \($0.replacingUnderscores())" } ?? "silent"))
+        }
+        return lines
+    }
+
+    static func away(_ away: AwayReport) -> String {
+        guard away.state != "off", let until = away.until else { return "Not away." }
+        return "Away until \(localTime(until))" + (away.secondsLeft.map { " (\(relative(seconds: $0)))" } ?? "")
+            + (away.pressEnds ? "; a press ends it and checks in" : "; a press checks in and away mode goes on")
+    }
+
+    static func awayPeriod(_ period: AwayPeriodReport) -> String {
+        let end: String
+        switch period.endReason {
+        case nil: end = "until \(localTime(period.until)) (now)"
+        case "expired": end = "until \(localTime(period.until))"
+        case "press": end = "ended by a press \(period.ended.map(localTime) ?? "")"
+        case "cli": end = "ended with lifesignalctl \(period.ended.map(localTime) ?? "")"
+        case "backend": end = "ended by the backend \(period.ended.map(localTime) ?? "")"
+        default: end = "replaced \(period.ended.map(localTime) ?? "")"
+        }
+        return "\(localTime(period.since))  away, \(end)" + (period.source == "backend" ? " (set by the backend)" : "")
+    }
+
+    /// Check-ins and away periods, newest first.
+    static func history(_ checkIns: [CheckInReport], away: [AwayPeriodReport]) -> String {
+        var entries: [(time: String, line: String)] = checkIns.map { ($0.time, checkIn($0)) }
+        entries += away.map { ($0.since, awayPeriod($0)) }
+        return entries.sorted { (WallTime(iso8601: $0.time) ?? WallTime(secondsSinceEpoch: 0)) > (WallTime(iso8601: $1.time) ?? WallTime(secondsSinceEpoch: 0)) }
+            .map(\.line).joined(separator: "\n")
+    }
 }

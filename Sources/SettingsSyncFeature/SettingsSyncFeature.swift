@@ -102,11 +102,12 @@ public struct SettingsSyncFeature: Reducer {
         case let .settingsFetched(.success(remote)):
             guard state.step == .fetching, let request = state.syncing else { return .none }
             let local = request.local
-            if remote.version > local.version || (remote.version == local.version && remote.settings != local.settings) {
+            if remote.version > local.version
+                || (remote.version == local.version && (remote.settings != local.settings || remote.away != local.away)) {
                 return apply(remote, request, &state)
             }
             guard local.version > remote.version else { return finish(&state) }
-            let offered = RemoteSettings(settings: local.settings, version: local.version)
+            let offered = RemoteSettings(settings: local.settings, version: local.version, away: local.away)
             state.step = .offering(offered)
             return .run { [uplink] send in
                 await send(.settingsOffered(await uplink.pushSettings(offered)))
@@ -156,7 +157,7 @@ public struct SettingsSyncFeature: Reducer {
             return .merge(.send(.delegate(.settingsFromBackendRefused(remote, problem))), finish(&state))
         }
         let stored = StoredSettings(settings: remote.settings, version: remote.version,
-                                    appliedFromConfig: request.local.appliedFromConfig)
+                                    appliedFromConfig: request.local.appliedFromConfig, away: remote.away)
         state.step = .saving(stored)
         return .run { [store] send in
             await send(.backendSettingsSaved(await Result { () async throws(StoreFailure) in

@@ -13,6 +13,8 @@ public final class FakeCheckInStore: Sendable {
         /// Pings received, answered or not (answered ones have a response).
         public var pings: [PendingPing] = []
         public var settings: StoredSettings?
+        /// Away periods, newest first (like the live store's `away_periods`).
+        public var awayPeriods: [AwayPeriod] = []
         public var writeAttempts = 0
         public var failNextWrites: StoreFailure?
         public var heldWrite: CheckedContinuation<Void, Never>?
@@ -29,7 +31,13 @@ public final class FakeCheckInStore: Sendable {
         CheckInStoreClient(
             record: { [self] checkIn throws(StoreFailure) in try await write(checkIn, answering: []) },
             history: { [self] limit in contents.withLock { Array($0.records.prefix(limit)) } },
-            loadSettings: { [self] in contents.withLock { $0.settings } },
+            loadSettings: { [self] in
+                contents.withLock { contents in
+                    guard var settings = contents.settings else { return nil }
+                    settings.latestAway = contents.awayPeriods.first
+                    return settings
+                }
+            },
             saveSettings: { [self] settings throws(StoreFailure) in
                 try contents.withLock { contents throws(StoreFailure) in
                     if let failure = contents.failNextWrites { throw failure }
@@ -67,7 +75,27 @@ public final class FakeCheckInStore: Sendable {
                     let answered = Set(contents.pingResponses.map(\.pingID))
                     return contents.pings.filter { !answered.contains($0.id) }
                 }
-            }
+            },
+            startAway: { [self] period, settings throws(StoreFailure) in
+                try contents.withLock { contents throws(StoreFailure) in
+                    if let failure = contents.failNextWrites { throw failure }
+                    if let running = contents.awayPeriods.first, running.ended == nil {
+                        contents.awayPeriods[0].ended = AwayPeriod.Ending(at: period.start, reason: .replaced)
+                    }
+                    contents.awayPeriods.insert(period, at: 0)
+                    if let settings { contents.settings = settings }
+                }
+            },
+            endAway: { [self] period, settings throws(StoreFailure) in
+                try contents.withLock { contents throws(StoreFailure) in
+                    if let failure = contents.failNextWrites { throw failure }
+                    if let index = contents.awayPeriods.firstIndex(where: { $0.id == period.id }) {
+                        contents.awayPeriods[index] = period
+                    }
+                    if let settings { contents.settings = settings }
+                }
+            },
+            awayPeriods: { [self] limit in contents.withLock { Array($0.awayPeriods.prefix(limit)) } }
         )
     }
 
@@ -94,6 +122,7 @@ public final class FakeCheckInStore: Sendable {
     public var records: [CheckInRecord] { contents.withLock { $0.records } }
     public var settings: StoredSettings? { contents.withLock { $0.settings } }
     public var pingResponses: [PingResponse] { contents.withLock { $0.pingResponses } }
+    public var awayPeriods: [AwayPeriod] { contents.withLock { $0.awayPeriods } }
 
     public func failWrites(with failure: StoreFailure?) { contents.withLock { $0.failNextWrites = failure } }
     public func holdWrites() { contents.withLock { $0.holdWrites = true } }

@@ -20,14 +20,33 @@ public struct CheckSpec: Hashable, Sendable {
     /// healthchecks' "grace": after the timeout, how long until the check is down and notifies.
     public var grace: Duration
     public var description: String
+    /// A cron check instead (daily windows): its expression and IANA zone; `timeout` is then unused.
+    public var cron: CronSchedule?
+    /// Away mode: the check is paused (and resumed with a success ping, which starts a fresh
+    /// period as the device's countdown does).
+    public var paused: Bool
 
-    public init(role: CheckRole, slug: String, name: String, timeout: Duration, grace: Duration, description: String) {
+    public init(role: CheckRole, slug: String, name: String, timeout: Duration, grace: Duration, description: String,
+                cron: CronSchedule? = nil, paused: Bool = false) {
         self.role = role
         self.slug = slug
         self.name = name
         self.timeout = timeout
         self.grace = grace
         self.description = description
+        self.cron = cron
+        self.paused = paused
+    }
+}
+
+/// A healthchecks cron check's schedule: `0 7 * * *` in `Europe/London`.
+public struct CronSchedule: Hashable, Sendable {
+    public var expression: String
+    public var timeZone: String
+
+    public init(expression: String, timeZone: String) {
+        self.expression = expression
+        self.timeZone = timeZone
     }
 }
 

@@ -34,6 +34,11 @@ public struct UplinkClient: Sendable {
     public var uploadBatch: @Sendable (_ batch: [CheckInRecord]) async -> Result<UploadOutcome, UplinkFailure>
     /// Tells the target the device is alive (`POST /v1/heartbeat`).
     public var sendHeartbeat: @Sendable (DeviceHeartbeat) async -> Result<Void, UplinkFailure>
+    /// Tells the target about one of the device's own events (power, a restart): `POST /v1/events`
+    /// on the backend, a `/log` entry on a healthchecks check. Returns the ids it acknowledged.
+    public var sendEvent: @Sendable (PowerEvent) async -> Result<[CheckInID], UplinkFailure> = { _ in
+        .failure(UplinkFailure(.permanent, "device events are not available on this uplink"))
+    }
 
     public init(
         endpoint: String,
@@ -93,6 +98,14 @@ extension UplinkClient {
             sendAlert: { _ in .failure(.unexpected("UplinkClient.sendAlert")) },
             uploadBatch: { _ in .failure(.unexpected("UplinkClient.uploadBatch")) },
             sendHeartbeat: { _ in .failure(.unexpected("UplinkClient.sendHeartbeat")) })
+            .withSendEvent { _ in .failure(.unexpected("UplinkClient.sendEvent")) }
+    }
+
+    /// This client, sending device events with `send`.
+    public func withSendEvent(_ send: @escaping @Sendable (PowerEvent) async -> Result<[CheckInID], UplinkFailure>) -> UplinkClient {
+        var client = self
+        client.sendEvent = send
+        return client
     }
 }
 
@@ -108,10 +121,13 @@ extension UplinkFailure {
 public struct RemoteSettings: Hashable, Sendable {
     public var settings: CheckInSettings
     public var version: Int64
+    /// Away mode, when the settings carry it.
+    public var away: AwayPlan?
 
-    public init(settings: CheckInSettings, version: Int64) {
+    public init(settings: CheckInSettings, version: Int64, away: AwayPlan? = nil) {
         self.settings = settings
         self.version = version
+        self.away = away
     }
 }
 

@@ -51,6 +51,15 @@ extension UplinkClient {
                     + "uptime: \(DurationText.humane(heartbeat.uptime))\ncheck-ins not yet delivered: \(heartbeat.queueDepth)\n")
             }
         )
+        // The device's own events go to the check's log: recorded and shown, never a check-in.
+        .withSendEvent { event in await pinger.ping("/log", body: eventBody(event)).map { [event.id] } }
+    }
+
+    /// A device event as the check's event log shows it.
+    static func eventBody(_ event: PowerEvent) -> String {
+        "LifeSignal device: \(event.summary)\n"
+            + "at: \(event.at.wall.iso8601)" + (event.at.wallClockSynchronized ? "\n" : " (clock not synchronised)\n")
+            + "event: \(event.kind.rawValue) \(event.id)\n"
     }
 
     /// Whether a check-in's ping would arrive too long after the press to count as a fresh one.

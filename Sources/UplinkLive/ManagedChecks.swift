@@ -66,7 +66,8 @@ public final class ManagedChecks: Sendable {
     /// missing, or updates it when its timeout, grace, name or description differ.
     private func ensure(_ spec: CheckSpec) async -> Result<ManagedCheck, UplinkFailure> {
         let wanted = HealthchecksCheckUpdate(name: spec.name, slug: spec.slug, desc: spec.description, tags: "lifesignal",
-                                             timeout: spec.timeout.wholeSeconds, grace: spec.grace.wholeSeconds)
+                                             timeout: spec.cron == nil ? spec.timeout.wholeSeconds : nil, grace: spec.grace.wholeSeconds,
+                                             schedule: spec.cron?.expression, tz: spec.cron?.timeZone)
         let found: HealthchecksCheck?
         switch await find(slug: spec.slug) {
         case let .success(check): found = check
@@ -74,11 +75,14 @@ public final class ManagedChecks: Sendable {
         }
         let result: Result<(HealthchecksCheck, ManagedCheck.Change), UplinkFailure>
         if let found, let uuid = found.uuid {
-            if found.timeout == wanted.timeout, found.grace == wanted.grace, found.name == wanted.name, found.desc == wanted.desc {
+            let sameKind = spec.cron == nil ? found.timeout == wanted.timeout && found.schedule == nil
+                : found.schedule == wanted.schedule && found.tz == wanted.tz
+            if sameKind, found.grace == wanted.grace, found.name == wanted.name, found.desc == wanted.desc {
                 result = .success((found, .unchanged))
             } else {
                 result = await request(.post, HealthchecksPath.checks + uuid, body: APICoding.encode(
-                    HealthchecksCheckUpdate(name: wanted.name, desc: wanted.desc, timeout: wanted.timeout, grace: wanted.grace)))
+                    HealthchecksCheckUpdate(name: wanted.name, desc: wanted.desc, timeout: wanted.timeout, grace: wanted.grace,
+                                            schedule: wanted.schedule, tz: wanted.tz)))
                     .flatMap { decoded(HealthchecksCheck.self, $0) }.map { ($0, .updated) }
             }
         } else if found != nil {
@@ -90,14 +94,40 @@ public final class ManagedChecks: Sendable {
             result = await request(.post, HealthchecksPath.checks, body: APICoding.encode(create))
                 .flatMap { decoded(HealthchecksCheck.self, $0) }.map { ($0, .created) }
         }
-        return result.flatMap { check, change in
+        let checked: Result<(HealthchecksCheck, ManagedCheck.Change, Resolved), UplinkFailure> = result.flatMap { check, change in
             guard let uuid = check.uuid, let pingURL = check.pingURL else {
                 return .failure(UplinkFailure(.permanent, "\(site) answered without the check's uuid and ping URL"))
             }
-            known.withLock { $0[spec.role] = Resolved(uuid: uuid, pingURL: pingURL) }
-            return .success(ManagedCheck(role: spec.role, slug: check.slug, status: check.status,
-                                         timeout: .seconds(check.timeout ?? 0), grace: .seconds(check.grace), change: change))
+            let resolved = Resolved(uuid: uuid, pingURL: pingURL)
+            known.withLock { $0[spec.role] = resolved }
+            return .success((check, change, resolved))
         }
+        guard case let .success((check, change, resolved)) = checked else { return checked.map { _ in fatalError() } }
+        // Away mode pauses the check-in check (only the device pauses and resumes it; the alert
+        // check's pauses between alerts are another matter).
+        var status = check.status, changed = change
+        if spec.role == .checkIn, spec.paused != (status == "paused") {
+            let step = spec.paused ? await pause(uuid: resolved.uuid) : await resume(pingURL: resolved.pingURL)
+            if case let .failure(failure) = step { return .failure(failure) }
+            status = spec.paused ? "paused" : "up"
+            if changed == .unchanged { changed = .updated }
+        }
+        return .success(ManagedCheck(role: spec.role, slug: check.slug, status: status,
+                                     timeout: .seconds(check.timeout ?? 0), grace: .seconds(check.grace), change: changed))
+    }
+
+    /// Away mode ended: a success ping takes the check from paused to up with a fresh period (as
+    /// the device's countdown starts afresh); healthchecks notifies nobody for paused → up.
+    private func resume(pingURL: String) async -> Result<Void, UplinkFailure> {
+        let shown = "POST \(UplinkClient.shortened(pingURL))"
+        let request = HTTPRequest(method: .post, url: pingURL, headers: ["Content-Type: text/plain; charset=utf-8"],
+                                  body: Array("LifeSignal: away mode ended; a fresh countdown starts now\n".utf8), timeout: timeout)
+        return await transport.perform(request)
+            .mapError { UplinkClient.failure($0, request: shown) }
+            .flatMap { response in
+                guard (200..<300).contains(response.status) else { return .failure(UplinkClient.failure(response, request: shown)) }
+                return .success(())
+            }
     }
 
     private func find(slug: String) async -> Result<HealthchecksCheck?, UplinkFailure> {

@@ -37,6 +37,7 @@ extension UplinkClient {
         let pingsURL = base + DeviceAPIPath.pings
         let pingResponsesURL = base + DeviceAPIPath.pingResponses
         let alertsURL = base + DeviceAPIPath.alerts
+        let eventsURL = base + DeviceAPIPath.events
         let headers = ["Authorization: Bearer \(token.secret)", "Content-Type: application/json", "Accept: application/json"]
         @Sendable func exchange(_ method: HTTPRequest.Method, _ url: String, _ body: [UInt8] = [],
                                 longPoll: Duration? = nil) async -> Result<HTTPResponse, UplinkFailure> {
@@ -65,7 +66,9 @@ extension UplinkClient {
             pushSettings: { offered in
                 let body = APICoding.encode(DeviceSettings(intervalSeconds: offered.settings.interval.wholeSeconds,
                                                            reminderSeconds: offered.settings.reminder.wholeSeconds,
-                                                           version: offered.version))
+                                                           version: offered.version,
+                                                           awayFrom: offered.away?.since.rfc3339Microseconds,
+                                                           awayUntil: offered.away?.until.rfc3339Microseconds))
                 return await exchange(.put, settingsURL, body).flatMap { response in
                     let request = "PUT \(settingsURL)"
                     switch response.status {
@@ -109,6 +112,9 @@ extension UplinkClient {
                 }
             }
         )
+        .withSendEvent { event in
+            await exchange(.post, eventsURL, APICoding.encode(UploadedEvent(event))).flatMap { Self.acknowledgedIDs($0, url: eventsURL) }
+        }
     }
 
     /// A `PingList` body as pings and the next cursor.
@@ -138,9 +144,18 @@ extension UplinkClient {
                 return .failure(UplinkFailure(.permanent, "\(request) answered \(response.status) with \(name) \(seconds), "
                     + "outside 0…\(maximumSettingSeconds) seconds", httpStatus: response.status))
             }
+            var away: AwayPlan?
+            if let until = remote.awayUntil {
+                guard let untilTime = WallTime(iso8601: until), let since = WallTime(iso8601: remote.awayFrom ?? until) else {
+                    return .failure(UplinkFailure(.permanent, "\(request) answered \(response.status) with an away time the device "
+                        + "cannot read (awayFrom \(remote.awayFrom ?? "absent"), awayUntil \(until)): RFC 3339 in UTC, e.g. "
+                        + "2026-12-24T18:00:00Z", httpStatus: response.status))
+                }
+                away = AwayPlan(since: since, until: untilTime)
+            }
             return .success(RemoteSettings(
                 settings: CheckInSettings(interval: .seconds(remote.intervalSeconds), reminder: .seconds(remote.reminderSeconds)),
-                version: remote.version))
+                version: remote.version, away: away))
         case let .failure(problem):
             return .failure(UplinkFailure(.permanent, "\(request) answered \(response.status) with settings the device "
                 + "cannot read (\(problem.message))", httpStatus: response.status))

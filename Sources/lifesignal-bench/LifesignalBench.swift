@@ -95,7 +95,11 @@ final class Bench {
 
     func daemonPhases() throws {
         let home = directory + "/daemon"
-        let config = try DaemonConfig.write(in: home)
+        let extra = try options.extraConfig.map { path in
+            guard case let .success(bytes) = readRegularFile(path) else { throw BenchError("cannot read \(path)") }
+            return String(decoding: bytes, as: UTF8.self)
+        } ?? ""
+        let config = try DaemonConfig.write(in: home, extra: extra)
         let runs = options.phases.contains("ready") ? options.readyRuns : 1
         var readyTimes: [Duration] = []
         var daemon: Child?

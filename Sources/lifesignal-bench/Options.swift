@@ -16,6 +16,8 @@ struct Options {
     /// A Python with gpiozero (scripts/bench makes one) and the reference press program it runs.
     var referencePython: String?
     var referenceScript: String?
+    /// TOML appended to the daemon's config in the daemon phases (a device with more configured).
+    var extraConfig: String?
     /// The mqtt phase: the daemon's [mqtt] keep_alive in seconds, and check-ins timed against each broker.
     var mqttKeepAlive = 60
     var mqttCheckIns = 1000
@@ -26,7 +28,7 @@ struct Options {
                                 [--ready-runs N] [--backlog N] [--batch-size N] [--status-interval MS]
                                 [--idle-connections N] [--status-requests N] [--work-dir DIR]
                                 [--reference-python PYTHON --reference-script FILE] [--mqtt-keep-alive S] [--mqtt-check-ins N]
-                                [--phases ready,idle,check-ins,presses,backlog,uplink,idle-connections,mqtt,sizes]
+                                [--extra-config FILE] [--phases ready,idle,check-ins,presses,backlog,uplink,idle-connections,mqtt,sizes]
           --binaries     folder with the lifesignald to measure (default: this program's folder)
           --memory-every print resident memory after every N check-ins (default 5000): the growth curve
           --backlog      rows queued for the backlog phase (default 100000); --batch-size its [uplink] batch_size;
@@ -67,6 +69,7 @@ struct Options {
             case "--work-dir": workDirectory = value
             case "--reference-python": referencePython = value
             case "--reference-script": referenceScript = value
+            case "--extra-config": extraConfig = value
             case "--mqtt-keep-alive": mqttKeepAlive = try number()
             case "--mqtt-check-ins": mqttCheckIns = try number()
             case "--phases": phases = Set(value.split(separator: ",").map(String.init))

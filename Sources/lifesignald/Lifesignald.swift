@@ -1,4 +1,6 @@
 // lifesignald: the LifeSignal check-in device daemon. Thin on purpose: everything is in DeviceRuntime.
+import DeviceClock
+import DeviceClockLive
 import DeviceConfig
 import DeviceRuntime
 import Glibc
@@ -27,9 +29,11 @@ struct Lifesignald {
         // server sizes its connection limit from this.
         DescriptorLimit.raiseToHardLimit()
         let environment = ProcessEnvironment.current
-        let found = ConfigurationFile.load(explicitPath: arguments.config, environment: environment) { path in
+        // Before any thread: TZ goes into the environment once (see TimeZoneClient.live).
+        TimeZoneClient.prepareProcess()
+        let found = ConfigurationFile.load(explicitPath: arguments.config, environment: environment, read: { path in
             readRegularFile(path).mapError { $0.isMissing ? .missing : .unreadable($0.description, permissionDenied: $0.isPermissionDenied) }
-        }
+        }, zoneExists: TimeZoneClient.zoneExists)
         switch found {
         case let .failure(failure):
             printError("lifesignald: \(failure.message)", journal: environment["JOURNAL_STREAM"] != nil)

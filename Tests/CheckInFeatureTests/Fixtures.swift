@@ -38,10 +38,13 @@ class FeatureTestCase: XCTestCase {
         policy: SettingsPolicy = .standard,
         bootingAt boot: DeviceInstant = FeatureTestCase.start,
         alertStore: AlertStoreClient = .failing,
+        timeZone: TimeZoneClient = .failing,
+        awayPeriods: [AwayPeriod] = [],
         adjust: (inout CheckInFeature.State) -> Void = { _ in }
     ) -> TestStore<CheckInFeature> {
         clock = TestClock()
         fake = FakeCheckInStore(records: records, settings: stored)
+        fake.contents.withLock { $0.awayPeriods = awayPeriods }
         let monotonic = DeviceClock.driven(by: clock, startingAt: boot)
         let feature = CheckInFeature(
             store: fake.client,
@@ -52,7 +55,8 @@ class FeatureTestCase: XCTestCase {
                     return CheckInID(high: 0x4000, low: 0x8000_0000_0000_0000 | count)
                 }
             },
-            alertStore: alertStore
+            alertStore: alertStore,
+            timeZone: timeZone
         )
         var initialState = CheckInFeature.State(configuredSettings: configured, policy: policy)
         adjust(&initialState)
@@ -107,6 +111,7 @@ class FeatureTestCase: XCTestCase {
             $0.hasLoadedSettings = true
             $0.settingsVersion = stored?.version ?? 0
             $0.settings = stored?.settings ?? .default
+            $0.away.latest = stored?.latestAway
         }
         await store.receive(.checkInHistoryResponse(.success(records))) {
             $0.isLoadingHistory = false

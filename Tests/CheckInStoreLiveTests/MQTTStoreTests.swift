@@ -5,7 +5,7 @@ import SQLiteDatabase
 import TestSupport
 import XCTest
 
-/// What MQTT adds to the store (schema v6): check-ins with the source `mqtt` (the check-ins table
+/// What MQTT adds to the store (schema v7): check-ins with the source `mqtt` (the check-ins table
 /// rebuilt with every row and column of a v5 file), the events waiting for the broker in the order
 /// they happened, and answers to pings raised on the device, which have no backend to reach.
 final class MQTTStoreTests: XCTestCase {
@@ -49,7 +49,7 @@ final class MQTTStoreTests: XCTestCase {
         }
         let database = try await CheckInDatabase.open(path: path)
         let version = try await database.pragma("user_version")
-        XCTAssertEqual(version, "7")
+        XCTAssertEqual(version, "8")
         let history = try await database.history(limit: 10)
         XCTAssertEqual(history.map(\.id.description), ["00000000-0000-4000-8000-000000000003", "00000000-0000-4000-8000-000000000002",
                                                         "00000000-0000-4000-8000-000000000001"])

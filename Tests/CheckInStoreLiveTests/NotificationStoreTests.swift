@@ -166,17 +166,20 @@ final class NotificationStoreTests: XCTestCase {
         do {
             let connection = try Connection(path: path)
             for table in ["notifications", "notification_changes", "notification_settings", "pings", "ping_responses", "alerts",
-                          "deliveries", "delivery_targets", "alert_deliveries", "alert_delivery_targets", "mqtt_events"] {
+                          "deliveries", "delivery_targets", "alert_deliveries", "alert_delivery_targets", "mqtt_events", "away_periods",
+                          "power_events", "run_mark"] {
                 try connection.execute("DROP TABLE \(table)")
             }
             try connection.execute("ALTER TABLE check_ins DROP COLUMN upload_rejection")
+            try connection.execute("ALTER TABLE settings DROP COLUMN away_since_us")
+            try connection.execute("ALTER TABLE settings DROP COLUMN away_until_us")
             try connection.pragma("user_version", set: "1")
         }
         let migrated = try await CheckInDatabase.open(path: path)
         let history = try await migrated.history(limit: 10)
         XCTAssertEqual(history, [recorded])
         let version = try await migrated.pragma("user_version")
-        XCTAssertEqual(version, "7")
+        XCTAssertEqual(version, "8")
         let snapshot = try await migrated.notificationSnapshot()
         XCTAssertEqual(snapshot, NotificationSnapshot(notifications: [], preferences: NotificationPreferences(), pendingChangeCount: 0))
     }

@@ -293,6 +293,10 @@ final class RecoveryTests: XCTestCase {
         try await database.markAlertsDelivered(target: "healthchecks-alert", ids: [alert.id], at: WallTime(secondsSinceEpoch: 11))
         try await database.appendDeviceEvent(DeviceEvent(id: .random(), entity: "check_in", payload: #"{"event_type":"check_in"}"#,
                                                          at: WallTime(secondsSinceEpoch: 11)))
+        try await database.startAway(AwayPeriod(id: .random(), start: instant(wall: 12), duration: .seconds(3600), source: .cli),
+                                     settings: nil)
+        _ = try await database.recordPowerEvent(PowerEvent(id: .random(), at: instant(wall: 13), kind: .onBattery))
+        _ = try await database.markRunStarted(instant(wall: 14))
     }
 
     /// Every row of every table, through the database's own connection.

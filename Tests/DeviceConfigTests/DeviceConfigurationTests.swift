@@ -113,6 +113,12 @@ final class DeviceConfigurationTests: XCTestCase {
             [check_in]
             interval = "16h"
             reminder = "90m"
+            grace = "5m"
+            schedule = "daily"
+            windows = ["07:00-10:00", "18:00-20:00"]
+            saturday = ["09:00-11:00"]
+            sunday = []
+            time_zone = "Europe/London"
             [button]
             debounce = "0s"
             long_press = "5s"
@@ -160,6 +166,12 @@ final class DeviceConfigurationTests: XCTestCase {
             ok = "2000ms on, 500ms off"
             [patterns.reminder_not_uploaded]
             alarm = "2000ms on, 200ms off"
+            [patterns.last_chance]
+            alarm = "150ms on, 150ms off"
+            [patterns.away]
+            ok = "100ms on, 4900ms off"
+            [patterns.on_battery]
+            ok = "700ms on, 700ms off"
             [feedback]
             acknowledgement = "3s"
             [store]
@@ -183,8 +195,40 @@ final class DeviceConfigurationTests: XCTestCase {
             timeout = "10s"
             retry_max = "5m"
             stale_after = "3h"
+            [away]
+            press_ends = false
+            [quiet_hours]
+            from = "22:30"
+            to = "06:45"
+            [buzzer]
+            line = "GPIO26"
+            active_low = true
+            reminder = "off"
+            last_chance = "300ms on, 9700ms off"
+            ping = "100ms on, 59900ms off"
+            alert_cancel_window = "200ms on, 200ms off"
+            [power]
+            mains_line = 16
+            mains_active_low = true
+            low_battery_line = "GPIO20"
+            low_battery_active_low = true
             """)
         XCTAssertEqual(configuration.configuredSettings, CheckInSettings(interval: .seconds(16 * 3600), reminder: .seconds(90 * 60)))
+        XCTAssertEqual(configuration.grace, .seconds(300))
+        let window = { (from: Int, to: Int) in
+            DailyWindow(start: ClockTime(minuteOfDay: from * 60), end: ClockTime(minuteOfDay: to * 60))
+        }
+        XCTAssertEqual(configuration.schedule, .daily(DailySchedule(
+            windows: [window(7, 10), window(18, 20)], overrides: [.saturday: [window(9, 11)], .sunday: []], timeZone: "Europe/London")))
+        XCTAssertEqual(configuration.timeZone, "Europe/London")
+        XCTAssertFalse(configuration.awayPressEnds)
+        XCTAssertEqual(configuration.quietHours, QuietHours(from: ClockTime(hour: 22, minute: 30)!, to: ClockTime(hour: 6, minute: 45)!))
+        XCTAssertEqual(configuration.buzzer?.line, .name("GPIO26"))
+        XCTAssertEqual(configuration.buzzer?.activeLow, true)
+        XCTAssertEqual(configuration.buzzer?.pattern(for: .reminder), .off)
+        XCTAssertEqual(configuration.buzzer?.pattern(for: .lastChance), .blink(on: .milliseconds(300), off: .milliseconds(9700)))
+        XCTAssertEqual(configuration.power, PowerConfiguration(mainsLine: .offset(16), mainsActiveLow: true,
+                                                               lowBatteryLine: .name("GPIO20"), lowBatteryActiveLow: true))
         XCTAssertEqual(configuration.alert, AlertConfiguration(enabled: false, cancelWindow: .seconds(10), deliveredDisplay: .seconds(120)))
         XCTAssertEqual(configuration.uplink, UplinkConfiguration(url: "https://api.example.org", tokenFile: "/etc/lifesignal/token",
                                                                  batchSize: 50, timeout: .seconds(10), retryMax: .seconds(300),
@@ -358,19 +402,21 @@ final class DeviceConfigurationTests: XCTestCase {
             period = "8h"
             """), [
                 "/etc/lifesignal/lifesignald.toml:1:1: buton: unknown table [buton]; known tables are check_in, button, gpio, "
-                    + "leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert, healthchecks, mqtt; "
-                    + "did you mean 'button'?",
+                    + "leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert, healthchecks, mqtt, away, "
+                    + "quiet_hours, buzzer, power; did you mean 'button'?",
                 "/etc/lifesignal/lifesignald.toml:4:1: button.debounse: unknown key; [button] may contain debounce, long_press, "
                     + "line, active_low, bias; did you mean 'debounce'?",
                 "/etc/lifesignal/lifesignald.toml:6:1: leds.green.color: unknown key; [leds.green] may contain colour, line, "
                     + "active_low; did you mean 'colour'?",
                 "/etc/lifesignal/lifesignald.toml:7:1: patterns.checkedin: unknown indicator 'checkedin'; indicators are starting, "
                     + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press, ping_pending, "
-                    + "alert_cancel_window, alert_sending, alert_delivered, checked_in_not_uploaded, reminder_not_uploaded, identify; "
+                    + "alert_cancel_window, alert_sending, alert_delivered, checked_in_not_uploaded, reminder_not_uploaded, last_chance, away, on_battery, "
+                    + "identify; "
                     + "did you mean 'checked_in'?",
                 "/etc/lifesignal/lifesignald.toml:8:1: leds.gren: there is no LED 'gren' in leds.order (green, amber, red); "
                     + "add it to leds.order or remove this table; did you mean 'green'?",
-                "/etc/lifesignal/lifesignald.toml:10:1: check_in.period: unknown key; [check_in] may contain interval, reminder",
+                "/etc/lifesignal/lifesignald.toml:10:1: check_in.period: unknown key; [check_in] may contain interval, reminder, "
+                + "grace, schedule, windows, time_zone, monday, tuesday, wednesday, thursday, friday, saturday, sunday",
             ])
     }
 
@@ -380,7 +426,7 @@ final class DeviceConfigurationTests: XCTestCase {
             "/etc/lifesignal/lifesignald.toml:2:1: levl: every key must be under a [table] header; did you mean 'log.level'?",
             "/etc/lifesignal/lifesignald.toml:3:1: leds.green.extra: unknown table [leds.green.extra]; tables are check_in, "
                 + "button, gpio, leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert, healthchecks, mqtt, "
-                + "leds.<LED name> "
+                + "away, quiet_hours, buzzer, power, leds.<LED name> "
                 + "and patterns.<indicator>",
         ])
     }
@@ -451,7 +497,7 @@ final class DeviceConfigurationTests: XCTestCase {
         XCTAssertEqual(problems("[leds]\norder = [\"green\", \"red\"]\n"), [
             "/etc/lifesignal/lifesignald.toml:2:9: leds.order: the standard patterns of never_checked_in (uses amber), "
                 + "reminder (uses amber), fault (uses amber), long_press (uses amber), ping_pending (uses amber), "
-                + "alert_cancel_window (uses amber), alert_sending (uses amber), reminder_not_uploaded (uses amber) need LEDs "
+                + "alert_cancel_window (uses amber), alert_sending (uses amber), reminder_not_uploaded (uses amber), last_chance (uses amber) need LEDs "
                 + "that leds.order leaves out; add a "
                 + "[patterns.<indicator>] table for each, using only green, red",
         ])
@@ -480,6 +526,8 @@ final class DeviceConfigurationTests: XCTestCase {
             [patterns.alert_delivered]
             red = "on"
             green = "1000ms on, 1000ms off"
+            [patterns.last_chance]
+            red = "150ms on, 150ms off"
             """)
         XCTAssertEqual(configuration.ledLanguage.leds.map(\.name), ["green", "red"])
         // A config from before identify existed: identify runs along the LEDs there are.
@@ -504,7 +552,7 @@ final class DeviceConfigurationTests: XCTestCase {
             red = "200ms on, 200ms off, 200ms on, 1400ms off"
             """), [
                 "/etc/lifesignal/lifesignald.toml:2:9: leds.order: the standard patterns of alert_cancel_window (uses amber), "
-                    + "alert_sending (uses amber), reminder_not_uploaded (uses amber) need LEDs that leds.order leaves out; "
+                    + "alert_sending (uses amber), reminder_not_uploaded (uses amber), last_chance (uses amber) need LEDs that leds.order leaves out; "
                     + "add a [patterns.<indicator>] table for each, using only green, red",
                 "/etc/lifesignal/lifesignald.toml:4:1: patterns.never_checked_in.amber: no LED named 'amber' (leds.order leaves it out); the LEDs are green, red",
                 "/etc/lifesignal/lifesignald.toml:6:1: patterns.reminder.gren: no LED named 'gren'; the LEDs are green, red; did you mean 'green'?",
@@ -514,7 +562,8 @@ final class DeviceConfigurationTests: XCTestCase {
                     + "\"500ms on, 500ms off\"; found the integer 1",
                 "/etc/lifesignal/lifesignald.toml:10:1: patterns.sleeping: unknown indicator 'sleeping'; indicators are starting, "
                     + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press, ping_pending, "
-                    + "alert_cancel_window, alert_sending, alert_delivered, checked_in_not_uploaded, reminder_not_uploaded, identify",
+                    + "alert_cancel_window, alert_sending, alert_delivered, checked_in_not_uploaded, reminder_not_uploaded, last_chance, away, on_battery, "
+                    + "identify",
             ])
     }
 

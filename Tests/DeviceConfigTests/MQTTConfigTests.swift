@@ -30,6 +30,7 @@ final class MQTTConfigTests: XCTestCase {
         XCTAssertEqual(mqtt.discoveryPrefix, "homeassistant")
         XCTAssertNil(mqtt.baseTopic, "lifesignal/<device id>, once the id is known")
         XCTAssertFalse(mqtt.remoteCheckIn, "remote check-in is off unless asked for")
+        XCTAssertFalse(mqtt.remoteAway, "remote away mode is off unless asked for")
         XCTAssertEqual(mqtt.retryMax, .seconds(300))
     }
 
@@ -49,13 +50,14 @@ final class MQTTConfigTests: XCTestCase {
             device_id = "hall"
             device_name = "Grandma's button"
             remote_check_in = true
+            remote_away = true
             retry_max = "30s"
             """).get().mqtt
         XCTAssertEqual(mqtt, MQTTConfiguration(
             host: "broker.example.org", port: 18883, tls: .caFile("/etc/lifesignal/ca.pem"), username: "hall-button",
             passwordFile: "/etc/lifesignal/mqtt-password", clientID: "lifesignal-hall", keepAlive: .seconds(120),
             discoveryPrefix: "ha/discovery", baseTopic: "home/hall/lifesignal", deviceID: "hall", deviceName: "Grandma's button",
-            remoteCheckIn: true, retryMax: .seconds(30)))
+            remoteCheckIn: true, remoteAway: true, retryMax: .seconds(30)))
     }
 
     func testTLSChoosesTheSystemStoreOrTheCAFileAndPort8883() throws {
@@ -80,6 +82,7 @@ final class MQTTConfigTests: XCTestCase {
             ("device_id = \"hall button\"", "mqtt.device_id", "letters, digits"),
             ("client_id = \"\"", "mqtt.client_id", "empty string"),
             ("remote_check_in = \"yes\"", "mqtt.remote_check_in", "true or false"),
+            ("remote_away = 1", "mqtt.remote_away", "true or false"),
             ("ca_file = \"ca.pem\"", "mqtt.ca_file", "absolute path"),
             ("password_file = \"relative\"\nusername = \"u\"", "mqtt.password_file", "absolute path"),
             ("device_name = \"\(String(repeating: "x", count: 65))\"", "mqtt.device_name", "at most 64"),

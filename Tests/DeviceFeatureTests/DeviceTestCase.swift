@@ -17,6 +17,7 @@ import XCTest
 class DeviceTestCase: ReducerTestCase {
     let checkIns = FakeCheckInStore(settings: StoredSettings(settings: .default, version: 1, appliedFromConfig: nil))
     let alerts = FakeAlertStore()
+    let powerEvents = FakePowerEventStore()
     /// What the test scripts or feeds, shared with the clients' closures.
     final class Scripts: Sendable {
         let probes = Mutex<[Result<StoreProbeReport, StoreFailure>]>([])
@@ -42,6 +43,7 @@ class DeviceTestCase: ReducerTestCase {
         }
         dependencies.store.checkIns = checkIns.client
         dependencies.store.alerts = alerts.client
+        dependencies.store.powerEvents = powerEvents.client
         dependencies.store.notifications.load = {
             NotificationSnapshot(notifications: [], preferences: NotificationPreferences(), pendingChangeCount: 0)
         }
@@ -99,6 +101,7 @@ class DeviceTestCase: ReducerTestCase {
         await store.receive(.checkIn(.alert(.loadPending)))
         await store.receive(.notifications(.daemonStarted)) { $0.notifications.isRunning = true }
         await store.receive(.notifications(.loadNotifications)) { $0.notifications.isLoading = true }
+        await store.receive(.power(.start)) { $0.power.isRunning = true }
         await store.receive(.notifications(.notificationsResponse(.success(
             NotificationSnapshot(notifications: [], preferences: NotificationPreferences(), pendingChangeCount: 0))))) {
             $0.notifications.isLoading = false
@@ -132,16 +135,19 @@ class DeviceTestCase: ReducerTestCase {
             $0.checkIn.phase = phase
         }
         await store.receive(.checkIn(.alert(.pendingResponse(.success([])))))
+        await store.receive(.power(.runMarked(.success(nil)))) { $0.power.runMarked = true }
     }
 
     func stop(_ store: TestStore<DeviceFeature>) async {
         store.send(.stopping) { $0.isRunning = false }
         await store.receive(.checkIn(.daemonStopping)) { $0.checkIn.isRunning = false }
         await store.receive(.notifications(.daemonStopping)) { $0.notifications.isRunning = false }
+        await store.receive(.power(.stopping)) { $0.power.isRunning = false }
         await store.receive(.store(.stop)) {
             $0.store.isRunning = false
             $0.store.nextAttempt = nil
         }
+        await store.receive(.power(.runUnmarked(nil))) { $0.power.runMarked = false }
         await store.finish()
     }
 }

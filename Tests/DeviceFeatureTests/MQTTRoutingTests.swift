@@ -20,13 +20,15 @@ final class MQTTRoutingTests: DeviceTestCase {
 
     /// A device with `[mqtt]` on the fake broker; `loaded`: as if started, settings and history
     /// (none) loaded, so check-ins move the phase.
-    func makeMQTTStore(remoteCheckIn: Bool = false, uplink: Bool = false, loaded: Bool = false) -> TestStore<DeviceFeature> {
+    func makeMQTTStore(remoteCheckIn: Bool = false, uplink: Bool = false, loaded: Bool = false, mains: Bool = false,
+                       phase: Phase = .neverCheckedIn) -> TestStore<DeviceFeature> {
         broker = FakeMQTTClient()
         events = FakeDeviceEventQueue()
         var configuration = DeviceConfiguration(storePath: "/tmp/x.sqlite", controlSocket: "/tmp/x.sock")
         configuration.alert.enabled = false
         configuration.mqtt = MQTTConfiguration(host: "broker.test", remoteCheckIn: remoteCheckIn)
         if uplink { configuration.healthchecks = HealthchecksConfiguration(checkInURL: "https://hc-ping.com/x") }
+        if mains { configuration.power.mainsLine = .name("GPIO16") }
         var dependencies = makeDependencies()
         var client = broker.client
         client.deviceID = "hall"
@@ -42,7 +44,7 @@ final class MQTTRoutingTests: DeviceTestCase {
             state.checkIn.isRunning = true
             state.checkIn.hasLoadedSettings = true
             state.checkIn.hasLoadedHistory = true
-            state.checkIn.phase = .neverCheckedIn
+            state.checkIn.phase = phase
             state.store.provenWritable = true
         }
         return TestStore(initialState: state, reducer: DeviceFeature(configuration: configuration, dependencies: dependencies))
@@ -153,6 +155,72 @@ final class MQTTRoutingTests: DeviceTestCase {
         await store.receive(.mqtt(.eventOccurred(.checkIn(record))))
         await store.skipReceivedActions()
         store.send(.checkIn(.daemonStopping)) { $0.checkIn.isRunning = false }
+        await store.finish()
+    }
+
+    func testAwayFromMQTTIsStoredAsMQTTsAndTheBrokersStateSaysAwayUntilAwayEndEndsIt() async {
+        let store = makeMQTTStore(loaded: true)
+        store.send(.mqtt(.delegate(.away(.seconds(86_400))))) { $0.mqtt?.device = self.neverCheckedIn }
+        await store.receive(.checkIn(.away(.requested(.lasting(.seconds(86_400)), .mqtt)))) {
+            $0.checkIn.settingsVersion = 1
+            $0.checkIn.away.isSaving = true
+        }
+        let period = AwayPeriod(id: id(1), start: Self.start, duration: .seconds(86_400), source: .mqtt)
+        await store.receive(.checkIn(.away(.startResponse(.success(period))))) {
+            $0.checkIn.away.isSaving = false
+            $0.checkIn.away.latest = period
+            $0.checkIn.phase = .away(until: period.until)
+            $0.mqtt?.device = MQTTDeviceState(indicator: .away, phase: "away", awayUntil: period.until)
+        }
+        XCTAssertEqual(checkIns.awayPeriods, [period], "stored, with MQTT as its source")
+        await store.skipReceivedActions()
+
+        store.send(.mqtt(.delegate(.awayEnd)))
+        await store.receive(.checkIn(.away(.endRequested(.mqtt)))) {
+            $0.checkIn.settingsVersion = 2
+            $0.checkIn.away.isSaving = true
+        }
+        var ended = period
+        ended.ended = AwayPeriod.Ending(at: Self.start, reason: .mqtt)
+        let deadline = Self.start.wall + .seconds(86_400)
+        await store.receive(.checkIn(.away(.endResponse(.success(ended))))) {
+            $0.checkIn.away.isSaving = false
+            $0.checkIn.away.latest = ended
+            $0.checkIn.phase = .checkedIn(Countdown(deadline: deadline, remaining: .seconds(86_400)))
+            $0.mqtt?.device = MQTTDeviceState(indicator: .checkedIn, phase: "checked_in", nextDeadline: deadline)
+        }
+        XCTAssertEqual(checkIns.awayPeriods, [ended], "ended by MQTT, stored so")
+        await store.skipReceivedActions()
+        store.send(.checkIn(.daemonStopping)) { $0.checkIn.isRunning = false }
+        await store.finish()
+    }
+
+    func testTheMainsGoingIsAnMQTTEventAndOnBatteryShowsInTheBrokersStateAsOnTheLEDs() async {
+        let deadline = Self.start.wall + .seconds(3600)
+        let store = makeMQTTStore(loaded: true, mains: true,
+                                  phase: .checkedIn(Countdown(deadline: deadline, remaining: .seconds(3600))))
+        let checkedIn = MQTTDeviceState(indicator: .checkedIn, phase: "checked_in", nextDeadline: deadline)
+        store.send(.gpio(.delegate(.input(.mains, active: false)))) { $0.mqtt?.device = checkedIn }
+        let event = PowerEvent(id: id(1), at: Self.start, kind: .onBattery, detail: "the mains power was off when the device started")
+        await store.receive(.power(.mainsChanged(present: false))) {
+            $0.power.mainsPresent = false
+            $0.power.onBatterySince = Self.start.wall
+            $0.power.unsaved = [event]
+            $0.power.isStoring = true
+            $0.mqtt?.device = MQTTDeviceState(indicator: .onBattery, phase: "checked_in", nextDeadline: deadline, onBattery: true)
+        }
+        XCTAssertEqual(store.state.mqtt?.device?.indicator, store.state.indicator, "the broker's state says what the LEDs say")
+        await store.receive(.power(.eventStored(.success(event)))) {
+            $0.power.isStoring = false
+            $0.power.unsaved = []
+            $0.power.recent = [event]
+        }
+        await store.receive(.power(.delegate(.eventStored(event))))
+        await store.receive(.mqtt(.eventOccurred(.power(event))))
+        await store.skipReceivedActions()
+        XCTAssertEqual(events.pending.map(\.entity), ["power"], "stored for the broker on the power event entity")
+        XCTAssertTrue(events.pending.first?.payload.hasPrefix(#"{"event_type":"on_battery","detail":"running on battery"#) == true,
+                      events.pending.first?.payload ?? "")
         await store.finish()
     }
 

@@ -89,10 +89,13 @@ final class ReachRoutingTests: DeviceTestCase {
             $0.checkIn.settings = settings
             $0.checkIn.settingsVersion = 2
         }
-        let wanted = CheckTimings.specs(settings: settings, heartbeat: .seconds(900), slugPrefix: "lifesignal")
-        await store.receive(.healthchecksSync(.settingsChanged(settings))) { $0.healthchecksSync?.wanted = wanted }
+        // With the default last-chance grace (15 min): people are told when it ends, so the check
+        // goes down then too.
+        let plan = CheckInCheckPlan(settings: settings, grace: .seconds(900))
+        let wanted = CheckTimings.specs(plan: plan, heartbeat: .seconds(900), slugPrefix: "lifesignal")
+        await store.receive(.healthchecksSync(.planChanged(plan))) { $0.healthchecksSync?.wanted = wanted }
         XCTAssertEqual(wanted.first?.timeout, .seconds(15 * 3600))
-        XCTAssertEqual(wanted.first?.grace, .seconds(3600))
+        XCTAssertEqual(wanted.first?.grace, .seconds(3600 + 900))
 
         store.send(.healthchecksSync(.delegate(.inStep([]))))
         await store.receive(.healthchecksUpload(.networkChanged))

@@ -46,6 +46,7 @@ final class TestClientGraphTests: XCTestCase {
         dependencies.gpio = .holding(.simulated(board), initial: board.client)
         dependencies.store.checkIns = checkIns.client
         dependencies.store.alerts = FakeAlertStore().client
+        dependencies.store.powerEvents = FakePowerEventStore().client
         dependencies.store.alertQueue.depth = { 0 }
         dependencies.store.notifications.load = {
             NotificationSnapshot(notifications: [], preferences: NotificationPreferences(), pendingChangeCount: 0)
@@ -69,12 +70,12 @@ final class TestClientGraphTests: XCTestCase {
         try await waitUntil("the LEDs acknowledge it") { board.ledLevels == lit("green") && device.state.indicator == .acknowledged }
         // The blink's next edge comes on the device's clock, not before.
         await Task.megaYield()
-        await clock.advance(by: .milliseconds(149))
+        await clock.advance(by: .milliseconds(199))
         await Task.megaYield()
         XCTAssertEqual(board.ledLevels, lit("green"))
         await clock.advance(by: .milliseconds(1))
         try await waitUntil("the blink's edge") { board.ledLevels == lit() }
-        await clock.advance(by: .milliseconds(850))
+        await clock.advance(by: .milliseconds(800))
         try await waitUntil("the LEDs say 'checked in'") { board.ledLevels == lit("green") && device.state.indicator == .checkedIn }
 
         // `lifesignalctl status` and `check-in`, over the socket, answered from the feature and the fake store.

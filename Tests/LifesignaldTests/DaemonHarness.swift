@@ -21,8 +21,10 @@ final class DaemonHarness {
             .deletingLastPathComponent()
     }
 
-    init(interval: String = "6s", reminder: String = "3s", config extra: String = "", logLevel: String = "debug",
-         storePath customStorePath: String? = nil) throws {
+    /// `grace`: the last chance before overdue; none unless a test is about it, so "overdue" comes
+    /// at the deadline as it did before there was one. `checkIn`: more `[check_in]` keys.
+    init(interval: String = "6s", reminder: String = "3s", grace: String = "0s", checkIn: String = "", developer: String = "",
+         config extra: String = "", logLevel: String = "debug", storePath customStorePath: String? = nil) throws {
         scratch = try TemporaryDirectory(prefix: "lifesignal-e2e")
         // mkdtemp makes it 0700; like a home directory, others may pass through it (tests of what
         // another user can reach start from there).
@@ -35,9 +37,12 @@ final class DaemonHarness {
             [check_in]
             interval = "\(interval)"
             reminder = "\(reminder)"
+            grace = "\(grace)"
+            \(checkIn)
 
             [developer]
             short_intervals = true
+            \(developer)
 
             [store]
             path = "\(storePath)"

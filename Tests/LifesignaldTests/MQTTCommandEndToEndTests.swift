@@ -69,6 +69,42 @@ final class MQTTCommandEndToEndTests: XCTestCase {
         XCTAssertEqual(device.stop(), 0)
     }
 
+    func testAwayFromTheBrokerIsTakenOnlyWhereAllowedShowsInTheStateAndAwayEndEndsIt() throws {
+        let broker = try MosquittoBroker()
+        let device = try DaemonHarness.mqtt(port: broker.port, extra: "remote_away = true")
+        try device.start()
+        try device.waitForMQTT("connected")
+        let watcher = try MQTTWatcher(port: broker.port, topics: ["lifesignal/e2e/state"], in: device.scratch)
+
+        try command("away", broker, payload: "soon")
+        try device.waitUntil("a payload that is not a duration is refused") { try device.status().mqtt?.commandsRefused == 1 }
+        try command("away", broker, payload: "2h")
+        try device.waitUntil("away, set from MQTT") { try device.status().away?.state == "away" }
+        XCTAssertEqual(try device.status().away?.source, "mqtt")
+        XCTAssertEqual(try device.status().indicator, "away")
+        try watcher.waitUntil("the broker's state says away, and until when") {
+            watcher.messages.last?.json?["away"] as? Bool == true && watcher.messages.last?.json?["away_until"] is String
+        }
+        XCTAssertEqual(watcher.messages.last?.json?["indicator"] as? String, "away")
+
+        try command("away_end", broker)
+        try device.waitUntil("away mode ended from MQTT") { try device.status().away?.state == "off" }
+        try watcher.waitUntil("the broker's state says so") { watcher.messages.last?.json?["away"] as? Bool == false }
+        XCTAssertEqual(device.stop(), 0)
+    }
+
+    func testRemoteAwayIsRefusedUnlessTheConfigAllowsIt() throws {
+        let broker = try MosquittoBroker()
+        let device = try DaemonHarness.mqtt(port: broker.port)
+        try device.start()
+        try device.waitForMQTT("connected")
+        try command("away", broker, payload: "3d")
+        try device.waitUntil("the command is refused") { try device.status().mqtt?.commandsRefused == 1 }
+        XCTAssertEqual(try device.status().away?.state, "off", "whoever can publish to the broker cannot silence the device")
+        XCTAssertTrue(device.log.contains("remote away mode is off"), device.log)
+        XCTAssertEqual(device.stop(), 0)
+    }
+
     func testWrongCredentialsAreAConditionNamingTheFixAndTheRightOnesConnect() throws {
         let broker = try MosquittoBroker()
         let folder = try TemporaryDirectory(prefix: "lifesignal-e2e-mqtt")

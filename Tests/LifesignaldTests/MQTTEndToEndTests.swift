@@ -36,11 +36,12 @@ final class MQTTEndToEndTests: XCTestCase {
         let components = try XCTUnwrap(discovery["cmps"] as? [String: [String: Any]])
         XCTAssertEqual(Set(components.keys), ["indicator", "last_check_in", "next_deadline", "overdue", "help_alert", "fault",
                                               "ping_pending", "oldest_not_uploaded", "connection", "check_in_event",
-                                              "help_alert_event", "ask_if_ok", "identify", "check_in"])
+                                              "help_alert_event", "ask_if_ok", "identify", "check_in", "away", "on_battery",
+                                              "power_event", "away_for", "away_end"])
         for (key, component) in components {
             XCTAssertNotNil(component["p"] as? String, "\(key) has a platform")
-            if key == "check_in" {
-                XCTAssertEqual(component.count, 1, "remote check-in is off: the button is removed")
+            if key == "check_in" || key == "away_for" {
+                XCTAssertEqual(component.count, 1, "remote check-in and remote away are off: their entities are removed")
                 continue
             }
             XCTAssertEqual(component["unique_id"] as? String, "lifesignal_e2e_\(key)")

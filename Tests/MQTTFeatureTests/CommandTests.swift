@@ -47,6 +47,35 @@ final class CommandTests: MQTTTestCase {
         await store.finish()
     }
 
+    func testRemoteAwayIsRefusedUnlessAllowedAndTakesOnlyADurationWhileEndingAwayIsAlwaysTaken() async {
+        let off = makeStore()
+        off.send(.message(message("away", "3d"))) {
+            $0.commandsRefused = 1
+            $0.lastRefusal = "away refused: remote away mode is off ([mqtt] remote_away = false)"
+        }
+        off.send(.message(message("away_end"))) { $0.commandsAccepted = 1 }
+        await off.receive(.delegate(.awayEnd))
+        await off.finish()
+
+        var allowed = Self.identity
+        allowed.remoteAway = true
+        let store = makeStore(identity: allowed)
+        store.send(.message(message("away", "3d"))) { $0.commandsAccepted = 1 }
+        await store.receive(.delegate(.away(.seconds(3 * 86_400))))
+        let refusals: [(String, String)] = [("PRESS", "\"PRESS\""), ("91d", "\"91d\""), ("0s", "\"0s\""), ("soon", "\"soon\"")]
+        for (index, (payload, shown)) in refusals.enumerated() {
+            store.send(.message(message("away", payload))) {
+                $0.commandsRefused = index + 1
+                $0.lastRefusal = "away refused: the payload must be how long, from 1s to 90d (e.g. 3d or 12h), not \(shown)"
+            }
+        }
+        store.send(.message(message("away", "12h", retained: true))) {
+            $0.commandsRefused = 5
+            $0.lastRefusal = "away was a retained message, kept by the broker from earlier: a command must be published now and without retain"
+        }
+        await store.finish()
+    }
+
     func testRetainedOversizedMalformedAndUnknownCommandsAreRefusedWithTheirReason() async {
         var allowed = Self.identity
         allowed.remoteCheckIn = true
@@ -61,7 +90,7 @@ final class CommandTests: MQTTTestCase {
             (MQTTInboundMessage(topic: "lifesignal/hall/cmd/identify", payload: [0xFF, 0x00]),
              "identify refused: the payload must be \"PRESS\" or empty, not binary data"),
             (message("self_destruct"),
-             #"unknown command "self_destruct" on "lifesignal/hall/cmd/self_destruct"; commands are ask_if_ok, identify, check_in"#),
+             #"unknown command "self_destruct" on "lifesignal/hall/cmd/self_destruct"; commands are ask_if_ok, identify, check_in, away, away_end"#),
         ]
         for (index, (refused, reason)) in cases.enumerated() {
             store.send(.message(refused)) {

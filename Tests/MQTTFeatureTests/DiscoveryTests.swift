@@ -15,13 +15,16 @@ final class DiscoveryTests: XCTestCase {
         XCTAssertTrue(text.hasPrefix(#"{"dev":{"identifiers":["lifesignal_hall"],"name":"Grandma's \"button\"","#), text)
         XCTAssertTrue(text.contains(#""o":{"name":"lifesignald"}"#), text)
         XCTAssertTrue(text.contains(#""availability_topic":"home/hall/availability""#), text)
-        for component in MQTTDiscovery.Component.allCases where component != .checkIn {
+        for component in MQTTDiscovery.Component.allCases where ![.checkIn, .awayFor].contains(component) {
             XCTAssertTrue(text.contains(#""\#(component.rawValue)":{"p":""#), "\(component) has a platform")
             XCTAssertTrue(text.contains(#""unique_id":"lifesignal_hall_\#(component.rawValue)","name":""#),
                           "\(component) has a unique id and a name")
         }
         XCTAssertTrue(text.contains(#""check_in":{"p":"button"}"#), "remote check-in off: the button is removed, not left")
         XCTAssertFalse(text.contains("home/hall/cmd/check_in"), text)
+        XCTAssertTrue(text.contains(#""away_for":{"p":"text"}"#), "remote away off: the away entity is removed, not left")
+        XCTAssertFalse(text.contains("home/hall/cmd/away\""), text)
+        XCTAssertTrue(text.contains(#""command_topic":"home/hall/cmd/away_end","payload_press":"PRESS""#), "ending away is always offered")
     }
 
     func testTheIndicatorOffersEveryValueTheStateCarriesAndTheEventsTheirTypes() {
@@ -34,6 +37,11 @@ final class DiscoveryTests: XCTestCase {
         XCTAssertTrue(text.contains(#""state_topic":"home/hall/event/check_in","event_types":["check_in","overdue","ping_answered"]"#))
         XCTAssertTrue(text.contains(
             #""state_topic":"home/hall/event/help_alert","event_types":["long_press","alert_sent","alert_cancelled","alert_delivered"]"#))
+        XCTAssertTrue(text.contains(#""state_topic":"home/hall/event/power","#
+                                    + #""event_types":["on_battery","power_restored","low_battery","unexpected_restart"]"#), text)
+        for indicator in [Indicator.lastChance, .away, .onBattery] {
+            XCTAssertTrue(MQTTDeviceState.indicatorOptions.contains(indicator), "\(indicator) is a state the sensor can show")
+        }
         XCTAssertTrue(text.contains(#""command_topic":"home/hall/cmd/ask_if_ok","payload_press":"PRESS""#))
         XCTAssertTrue(text.contains(#""device_class":"safety","value_template":"{{ 'ON' if value_json.overdue else 'OFF' }}""#))
     }
@@ -46,11 +54,24 @@ final class DiscoveryTests: XCTestCase {
         XCTAssertTrue(text.contains(#""command_topic":"home/hall/cmd/check_in""#), text)
     }
 
+    func testWithRemoteAwayTheAwayEntityIsOffered() {
+        var allowed = identity
+        allowed.remoteAway = true
+        let text = MQTTDiscovery.payload(allowed).text
+        XCTAssertTrue(text.contains(#""away_for":{"p":"text","unique_id":"lifesignal_hall_away_for","name":"Away for","#
+                                    + #""command_topic":"home/hall/cmd/away""#), text)
+    }
+
     func testTheStateIsExactJSONWithNullsWhereNothingIsKnownAndTheDeadlineInWholeSeconds() {
         let fresh = MQTTDeviceState(indicator: .neverCheckedIn, phase: "never_checked_in")
         XCTAssertEqual(fresh.json.text, #"{"indicator":"never_checked_in","phase":"never_checked_in","overdue":false,"#
                        + #""last_check_in":null,"last_check_in_source":null,"next_deadline":null,"help_alert":false,"#
-                       + #""ping_pending":false,"fault":false,"conditions":[],"oldest_not_uploaded":null}"#)
+                       + #""ping_pending":false,"fault":false,"conditions":[],"oldest_not_uploaded":null,"away":false,"away_until":null,"#
+                       + #""on_battery":false}"#)
+        let away = MQTTDeviceState(indicator: .onBattery, phase: "away", awayUntil: WallTime(iso8601: "2026-11-25T18:00:00Z"),
+                                   onBattery: true)
+        XCTAssertTrue(away.json.text.hasSuffix(#""away":true,"away_until":"2026-11-25T18:00:00.000Z","on_battery":true}"#),
+                      away.json.text)
         let overdue = MQTTDeviceState(indicator: .fault, phase: "overdue", lastCheckIn: WallTime(iso8601: "2026-11-22T07:00:00Z"),
                                       lastCheckInSource: .mqtt, nextDeadline: WallTime(microsecondsSinceEpoch: 1_795_000_000_999_999),
                                       fault: true, conditions: ["store_cannot_write"])

@@ -69,6 +69,57 @@ final class SettingsSyncTests: XCTestCase {
         await stop(store)
     }
 
+    func testAwayModeTravelsWithTheSettingsEitherWay() async {
+        let store = makeStore()
+        // The family set away mode in the app: a newer version carrying it is saved with it.
+        let plan = AwayPlan(since: WallTime(secondsSinceEpoch: 1_795_000_000), until: WallTime(secondsSinceEpoch: 1_795_300_000))
+        let remote = RemoteSettings(settings: .default, version: 5, away: plan)
+        backend.fetch(.success(remote))
+        store.send(.syncRequested(local: local(4), policy: .standard)) {
+            $0.syncing = self.request(self.local(4))
+            $0.step = .fetching
+        }
+        let saved = StoredSettings(settings: .default, version: 5, appliedFromConfig: Self.configured, away: plan)
+        await store.receive(.settingsFetched(.success(remote))) { $0.step = .saving(saved) }
+        await store.receive(.backendSettingsSaved(.success(saved))) {
+            $0.syncing = nil
+            $0.step = nil
+        }
+        await store.receive(.delegate(.settingsFromBackendSaved(saved)))
+
+        // The device ended it (a press): its newer version without away is offered.
+        var ended = local(6)
+        ended.away = nil
+        backend.fetch(.success(remote))
+        backend.push(.success(.accepted(RemoteSettings(settings: .default, version: 6))))
+        store.send(.syncRequested(local: ended, policy: .standard)) {
+            $0.syncing = self.request(ended)
+            $0.step = .fetching
+        }
+        await store.receive(.settingsFetched(.success(remote))) { $0.step = .offering(RemoteSettings(settings: .default, version: 6)) }
+        await store.receive(.settingsOffered(.success(.accepted(RemoteSettings(settings: .default, version: 6))))) {
+            $0.syncing = nil
+            $0.step = nil
+        }
+        XCTAssertEqual(backend.offered, [RemoteSettings(settings: .default, version: 6, away: nil)])
+
+        // The same version with another away plan on the backend: the backend's wins, as for any setting.
+        let moved = RemoteSettings(settings: .default, version: 6, away: plan)
+        backend.fetch(.success(moved))
+        store.send(.syncRequested(local: ended, policy: .standard)) {
+            $0.syncing = self.request(ended)
+            $0.step = .fetching
+        }
+        let movedSaved = StoredSettings(settings: .default, version: 6, appliedFromConfig: Self.configured, away: plan)
+        await store.receive(.settingsFetched(.success(moved))) { $0.step = .saving(movedSaved) }
+        await store.receive(.backendSettingsSaved(.success(movedSaved))) {
+            $0.syncing = nil
+            $0.step = nil
+        }
+        await store.receive(.delegate(.settingsFromBackendSaved(movedSaved)))
+        await stop(store)
+    }
+
     func testOnTheSameVersionTheBackendsDifferentSettingsWin() async {
         let store = makeStore()
         let remote = RemoteSettings(settings: CheckInSettings(interval: Self.hour * 8, reminder: Self.hour), version: 2)

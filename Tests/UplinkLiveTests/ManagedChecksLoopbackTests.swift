@@ -58,6 +58,45 @@ final class ManagedChecksLoopbackTests: XCTestCase {
         XCTAssertEqual(server.first?.grace, 3600)
     }
 
+    func testDailyWindowsMakeACronCheckAndAwayModePausesItUntilAPingResumesIt() async throws {
+        let managed = checks()
+        var checkIn = specs(86_400, 7200)[0]
+        checkIn.cron = CronSchedule(expression: "0 7 * * *", timeZone: "Europe/London")
+        checkIn.grace = .seconds(3 * 3600 + 900)
+        _ = try await managed.client.sync([checkIn]).get()
+        var server = backend.server.healthchecksChecks
+        XCTAssertEqual(server.first?.schedule, "0 7 * * *")
+        XCTAssertEqual(server.first?.tz, "Europe/London")
+        XCTAssertEqual(server.first?.grace, 3 * 3600 + 900)
+        // The same cron spec again changes nothing; the interval again makes it a simple check.
+        let again = try await checks().client.sync([checkIn]).get()
+        XCTAssertEqual(again.map(\.change), [.unchanged])
+
+        // Away: paused (healthchecks notifies nobody), then resumed by a success ping: up, with a
+        // fresh period, and still no notification (paused → up).
+        checkIn.paused = true
+        let paused = try await managed.client.sync([checkIn]).get()
+        XCTAssertEqual(paused.map(\.status), ["paused"])
+        XCTAssertEqual(paused.map(\.change), [.updated])
+        server = backend.server.healthchecksChecks
+        XCTAssertEqual(server.first?.status, "paused")
+        checkIn.paused = false
+        let resumed = try await managed.client.sync([checkIn]).get()
+        XCTAssertEqual(resumed.map(\.status), ["up"])
+        server = backend.server.healthchecksChecks
+        XCTAssertEqual(server.first?.status, "up")
+        XCTAssertEqual(server.first?.notifications, [], "neither the pause nor the resume notified anyone")
+        let resumingPing = backend.server.healthchecksPings.last
+        XCTAssertEqual(resumingPing?.kind, "success")
+        XCTAssertTrue(resumingPing?.body.contains("away mode ended") ?? false, "the resuming ping says why")
+
+        checkIn.cron = nil
+        _ = try await managed.client.sync([checkIn]).get()
+        server = backend.server.healthchecksChecks
+        XCTAssertNil(server.first?.schedule)
+        XCTAssertEqual(server.first?.timeout, 79_200)
+    }
+
     func testAReadOnlyOrWrongKeyIsRefusedForGoodAndSaysWhatKeyIsNeeded() async throws {
         for key in [HealthchecksProject.devReadOnlyKey, "wrong-key-0000000000000000000000"] {
             guard case let .failure(failure) = await checks(key: key).client.sync(specs(86_400, 7200)) else {

@@ -134,6 +134,40 @@ final class UplinkClientLoopbackTests: XCTestCase {
         XCTAssertEqual(fetched, mine)
     }
 
+    func testAwayModeTravelsWithTheSettingsAndAnEventIsStoredOnce() async throws {
+        let client = backend.client(transport: transport)
+        let plan = AwayPlan(since: WallTime(secondsSinceEpoch: 1_795_000_000), until: WallTime(secondsSinceEpoch: 1_795_086_400))
+        let away = RemoteSettings(settings: .default, version: 2, away: plan)
+        let pushed = try await client.pushSettings(away).get()
+        XCTAssertEqual(pushed, .accepted(away))
+        XCTAssertEqual(try backend.server.settings(device: LoopbackBackend.device).awayUntil, "2026-11-19T11:06:40.000000Z")
+        let fetched = try await client.fetchSettings().get()
+        XCTAssertEqual(fetched, away)
+        let back = RemoteSettings(settings: .default, version: 3)
+        let returned = try await client.pushSettings(back).get()
+        XCTAssertEqual(returned, .accepted(back))
+        XCTAssertNil(try backend.server.settings(device: LoopbackBackend.device).awayUntil)
+
+        // An away time the device cannot read is refused for good, naming it.
+        try backend.server.setSettings(DeviceSettings(intervalSeconds: 86_400, reminderSeconds: 7_200, version: 9, awayUntil: "soon"),
+                                       device: LoopbackBackend.device)
+        guard case let .failure(failure) = await client.fetchSettings() else { return XCTFail("an unreadable away time was taken") }
+        XCTAssertEqual(failure.kind, .permanent)
+        XCTAssertTrue(failure.message.contains("awayUntil soon"), failure.message)
+
+        let event = PowerEvent(id: .random(), at: DeviceInstant(wall: WallTime(secondsSinceEpoch: 1_795_000_000), uptime: .seconds(5),
+                                                                bootID: "b", wallClockSynchronized: true),
+                               kind: .onBattery, detail: "the mains power is off")
+        let first = try await client.sendEvent(event).get()
+        XCTAssertEqual(first, [event.id])
+        let repeated = try await client.sendEvent(event).get()
+        XCTAssertEqual(repeated, [event.id], "a repeat is acknowledged too")
+        let stored = try backend.server.storedEvents(device: LoopbackBackend.device)
+        XCTAssertEqual(stored.map(\.kind), ["on_battery"])
+        XCTAssertEqual(stored.first?.receipts, 2)
+        XCTAssertEqual(stored.first?.detail, "the mains power is off")
+    }
+
     func testNoServerListeningIsTransient() async throws {
         let url = backend.server.baseURL
         backend.server.stop()

@@ -2,10 +2,15 @@
 #
 # The simulated chip "lifesignal-sim" has 32 lines; the ones a Raspberry Pi build would use are
 # named like on a Pi: GPIO17 (button, wired to ground, pulled up: pressed reads low), GPIO5/6/13
-# (LEDs, active-high). gpio-sim drives an input by its "pull" and shows an output as "value".
+# (LEDs, active-high), GPIO26 (a buzzer, active-high), GPIO16 and GPIO20 (a UPS HAT's mains-present
+# and low-battery outputs, active-high). gpio-sim drives an input by its "pull" and shows an output
+# as "value".
 SIM_LABEL=lifesignal-sim
 BUTTON=17
 LEDS="5 6 13"
+BUZZER=26
+MAINS=16
+LOW_BATTERY=20
 FAILURES=0
 
 sim_setup() {
@@ -15,7 +20,7 @@ sim_setup() {
     mkdir -p "$dev/bank0"
     echo 32 > "$dev/bank0/num_lines"
     echo "$SIM_LABEL" > "$dev/bank0/label"
-    for line in $BUTTON $LEDS 21; do
+    for line in $BUTTON $LEDS 21 $BUZZER $MAINS $LOW_BATTERY; do
         mkdir -p "$dev/bank0/line$line"
         echo "GPIO$line" > "$dev/bank0/line$line/name"
     done
@@ -25,6 +30,9 @@ sim_setup() {
     [ -d "$SIM/sim_gpio$BUTTON" ] || { echo "HIL: no sysfs for $SIM_CHIP"; return 1; }
     # The button's resting level, as the real pull-up gives it, before anyone requests it.
     echo pull-up > "$SIM/sim_gpio$BUTTON/pull"
+    # The mains present, the battery fine.
+    echo pull-up > "$SIM/sim_gpio$MAINS/pull"
+    echo pull-down > "$SIM/sim_gpio$LOW_BATTERY/pull"
 }
 
 # The physical button: pressed pulls the line low.
@@ -33,6 +41,16 @@ release() { echo pull-up > "$SIM/sim_gpio$BUTTON/pull"; }
 # The physical level of an output line (0/1).
 line_value() { cat "$SIM/sim_gpio$1/value"; }
 leds() { for l in $LEDS; do printf '%s' "$(line_value "$l")"; done; echo; }
+# How many times output line $1 changed level in $2 seconds (sampled every 20 ms).
+toggles() {
+    count=0 last=$(line_value "$1") deadline=$(( $(uptime_s) + $2 ))
+    while [ "$(uptime_s)" -lt "$deadline" ]; do
+        now=$(line_value "$1")
+        [ "$now" != "$last" ] && count=$((count + 1)) && last=$now
+        usleep 20000
+    done
+    echo "$count"
+}
 
 # A bouncing press: 20 edges 1 ms apart, then pressed (sim-button times it; the shell cannot).
 chatter_press() { sim-button chatter "$SIM/sim_gpio$BUTTON/pull" 10 1000; }
