@@ -1,5 +1,5 @@
 import CMosquitto
-import LinuxIO
+public import LinuxIO
 
 /// libmosquitto, loaded at run time with `dlopen`, and the table of the functions the MQTT
 /// connection calls.
@@ -50,7 +50,7 @@ public final class LibMosquitto: @unchecked Sendable {  // immutable after init:
         let mosquitto = try load()
         let code = mosquitto.libInit()
         guard code == Int32(MOSQ_ERR_SUCCESS.rawValue) else {
-            throw LibMosquittoUnavailable(library: soname, step: .initialization, reason: mosquitto.message(code))
+            throw LibMosquittoUnavailable(.libmosquitto, library: soname, step: .initialization, reason: mosquitto.message(code))
         }
         return mosquitto
     }
@@ -61,7 +61,7 @@ public final class LibMosquitto: @unchecked Sendable {  // immutable after init:
         do {
             return try LibMosquitto(library: DynamicLibrary.open(soname))
         } catch {
-            throw LibMosquittoUnavailable(error)
+            throw LibMosquittoUnavailable(.libmosquitto, error)
         }
     }
 
@@ -113,46 +113,12 @@ public final class LibMosquitto: @unchecked Sendable {  // immutable after init:
     }
 }
 
-/// libmosquitto could not be loaded or set up: `[mqtt]` cannot run on this system as installed.
-public struct LibMosquittoUnavailable: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Step: Hashable, Sendable {
-        /// dlopen of the library failed (missing, unreadable, wrong architecture).
-        case open
-        /// The library has no such function (not libmosquitto 1, or too old).
-        case function(String)
-        /// mosquitto_lib_init failed.
-        case initialization
-    }
+/// libcurl or libmosquitto missing or unusable, in this module's words.
+public typealias LibMosquittoUnavailable = LibraryUnavailable
 
-    public var library: String
-    public var step: Step
-    /// The dynamic loader's or libmosquitto's own message.
-    public var reason: String
-
-    public init(library: String, step: Step, reason: String) {
-        self.library = library
-        self.step = step
-        self.reason = reason
-    }
-
-    init(_ error: DynamicLibraryError) {
-        let step: Step = switch error.step {
-        case .open: .open
-        case let .function(name): .function(name)
-        }
-        self.init(library: error.library, step: step, reason: error.reason)
-    }
-
-    public var description: String {
-        let fix = "[mqtt] needs libmosquitto: install the Debian package libmosquitto1 "
-            + "(apt install libmosquitto1), or remove the [mqtt] section"
-        switch step {
-        case .open:
-            return "cannot load \(library): \(reason); \(fix)"
-        case let .function(name):
-            return "\(library) has no function \(name) (\(reason)), so it is not a libmosquitto MQTT can use; \(fix)"
-        case .initialization:
-            return "libmosquitto (\(library)) failed to initialise (mosquitto_lib_init: \(reason)); \(fix)"
-        }
-    }
+extension LibraryUnavailable.Role {
+    static let libmosquitto = Self(
+        name: "libmosquitto", initializer: "mosquitto_lib_init", user: "MQTT",
+        fix: "[mqtt] needs libmosquitto: install the Debian package libmosquitto1 "
+            + "(apt install libmosquitto1), or remove the [mqtt] section")
 }

@@ -1,5 +1,5 @@
 import CCurl
-import LinuxIO
+public import LinuxIO
 
 /// libcurl, loaded at run time with `dlopen`, and the table of the functions the uplink calls.
 ///
@@ -47,7 +47,7 @@ public final class LibCurl: @unchecked Sendable {  // immutable after init: a ha
         let curl = try load()
         let code = curl.globalInit(Int(CURL_GLOBAL_ALL))
         guard code == CURLE_OK else {
-            throw LibCurlUnavailable(library: soname, step: .initialization,
+            throw LibCurlUnavailable(.libcurl, library: soname, step: .initialization,
                                      reason: curl.message(code))
         }
         return curl
@@ -59,7 +59,7 @@ public final class LibCurl: @unchecked Sendable {  // immutable after init: a ha
         do {
             return try LibCurl(library: DynamicLibrary.open(soname))
         } catch {
-            throw LibCurlUnavailable(error)
+            throw LibCurlUnavailable(.libcurl, error)
         }
     }
 
@@ -102,46 +102,12 @@ public final class LibCurl: @unchecked Sendable {  // immutable after init: a ha
     }
 }
 
-/// libcurl could not be loaded or set up: the uplink cannot run on this system as installed.
-public struct LibCurlUnavailable: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Step: Hashable, Sendable {
-        /// dlopen of the library failed (missing, unreadable, wrong architecture).
-        case open
-        /// The library has no such function (not libcurl 4, or too old).
-        case function(String)
-        /// curl_global_init failed.
-        case initialization
-    }
+/// libcurl or libmosquitto missing or unusable, in this module's words.
+public typealias LibCurlUnavailable = LibraryUnavailable
 
-    public var library: String
-    public var step: Step
-    /// The dynamic loader's or libcurl's own message.
-    public var reason: String
-
-    public init(library: String, step: Step, reason: String) {
-        self.library = library
-        self.step = step
-        self.reason = reason
-    }
-
-    init(_ error: DynamicLibraryError) {
-        let step: Step = switch error.step {
-        case .open: .open
-        case let .function(name): .function(name)
-        }
-        self.init(library: error.library, step: step, reason: error.reason)
-    }
-
-    public var description: String {
-        let fix = "the uplink ([uplink], [healthchecks]) needs libcurl: install the Debian package libcurl4 "
-            + "(apt install libcurl4), or remove those sections to run the device offline"
-        switch step {
-        case .open:
-            return "cannot load \(library): \(reason); \(fix)"
-        case let .function(name):
-            return "\(library) has no function \(name) (\(reason)), so it is not a libcurl the uplink can use; \(fix)"
-        case .initialization:
-            return "libcurl (\(library)) failed to initialise (curl_global_init: \(reason)); \(fix)"
-        }
-    }
+extension LibraryUnavailable.Role {
+    static let libcurl = Self(
+        name: "libcurl", initializer: "curl_global_init", user: "the uplink",
+        fix: "the uplink ([uplink], [healthchecks]) needs libcurl: install the Debian package libcurl4 "
+            + "(apt install libcurl4), or remove those sections to run the device offline")
 }
