@@ -1,4 +1,4 @@
-public import CheckInModels
+import CheckInModels
 public import CheckInStoreClient
 import ComposableCore
 

@@ -37,7 +37,7 @@ public enum TerminalText {
     /// Each line of `text` escaped on its own: for messages made of several lines, e.g. one problem
     /// per line.
     public static func escapedLines(_ text: some StringProtocol) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map(escaped).joined(separator: "\n")
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { escaped($0) }.joined(separator: "\n")
     }
 
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {

@@ -1,5 +1,5 @@
 public import CheckInModels
-public import ComposableCore
+import ComposableCore
 
 /// Where help alerts are kept until the backend has acknowledged them (the same durable store as
 /// the check-ins). `record` returns only once the alert's transaction is durable.

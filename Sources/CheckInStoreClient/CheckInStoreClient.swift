@@ -1,5 +1,5 @@
 public import CheckInModels
-public import ComposableCore
+import ComposableCore
 
 /// The device's durable memory: check-ins, their upload state and the settings.
 ///

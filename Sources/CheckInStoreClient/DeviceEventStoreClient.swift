@@ -1,5 +1,5 @@
 public import CheckInModels
-public import ComposableCore
+import ComposableCore
 
 /// Where events for the MQTT broker wait until it has them (the same store as the check-ins; the
 /// queue side is an `UploadQueueClient<DeviceEvent>`).

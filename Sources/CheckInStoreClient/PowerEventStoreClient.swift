@@ -1,5 +1,5 @@
 public import CheckInModels
-public import ComposableCore
+import ComposableCore
 
 /// Where the device's own events (power, restarts) are kept until every target has them, and the
 /// mark that tells a clean stop from an unexpected one.

@@ -1,4 +1,4 @@
-public import ComposableCore
+import ComposableCore
 
 /// What the device does to the store as a whole, as opposed to its rows: prove it works, and get
 /// back to the file at the configured path after it was deleted or replaced while running.

@@ -1,5 +1,5 @@
 public import CheckInModels
-public import ComposableCore
+import ComposableCore
 
 /// Rows waiting for one delivery target (check-ins for the backend or a healthchecks check, help
 /// alerts, answers to pings), oldest first, as an uploader sees the store.

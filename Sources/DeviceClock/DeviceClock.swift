@@ -1,5 +1,5 @@
 public import CheckInModels
-public import ComposableCore
+import ComposableCore
 
 /// Everything the device knows about time, as an injectable value.
 ///

@@ -1,5 +1,5 @@
 public import CheckInModels
-public import ComposableCore
+import ComposableCore
 
 /// Local time in a zone, from the C library over the system's tzdata (`DeviceClockLive`): the
 /// device has no zone rules of its own.

@@ -1,11 +1,11 @@
 import CheckInFeature
-public import CheckInModels
+import CheckInModels
 import CheckInStoreClient
 public import ComposableCore
-public import ControlProtocol
+import ControlProtocol
 public import DeviceClock
 public import DeviceFeature
-public import LEDDriver
+import LEDDriver
 
 /// Answers `lifesignalctl`: reads the device's state, sends it actions and waits for its answers.
 @MainActor

@@ -1,5 +1,5 @@
 import CheckInFeature
-public import CheckInModels
+import CheckInModels
 import HealthchecksSyncFeature
 import HeartbeatFeature
 import MQTTFeature

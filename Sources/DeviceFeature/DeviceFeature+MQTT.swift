@@ -3,8 +3,8 @@ import CheckInFeature
 import CheckInModels
 import CheckInStoreClient
 import ComposableCore
-public import DeviceConfig
-public import MQTTFeature
+import DeviceConfig
+import MQTTFeature
 import MQTTClient
 
 /// The device on the MQTT broker (docs/mqtt.md): what happens on the device becomes events, the

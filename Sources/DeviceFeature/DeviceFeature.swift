@@ -1,17 +1,17 @@
-public import CheckInFeature
-public import CheckInModels
-public import CheckInStoreClient
+import CheckInFeature
+import CheckInModels
+import CheckInStoreClient
 public import ComposableCore
 public import DeviceConfig
-public import GPIOFeature
-public import HeartbeatFeature
-public import NotificationsFeature
-public import PingListenerFeature
-public import SettingsSyncFeature
-public import StoreHealthFeature
-public import UploadFeature
-public import PowerFeature
-public import MQTTFeature
+import GPIOFeature
+import HeartbeatFeature
+import NotificationsFeature
+import PingListenerFeature
+import SettingsSyncFeature
+import StoreHealthFeature
+import UploadFeature
+import PowerFeature
+import MQTTFeature
 import Backoff
 import HealthchecksSyncFeature
 import UplinkClient

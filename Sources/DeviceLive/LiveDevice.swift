@@ -1,11 +1,11 @@
-public import CheckInModels
+import CheckInModels
 import CheckInStoreClient
 public import CheckInStoreLive
 import DeviceClock
 import DeviceClockLive
 public import DeviceConfig
 public import DeviceFeature
-public import GPIOClient
+import GPIOClient
 public import GPIOSimulated
 import LinuxIO
 public import Logging

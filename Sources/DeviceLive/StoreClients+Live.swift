@@ -1,6 +1,6 @@
 import CheckInModels
 import Synchronization
-public import CheckInStoreClient
+import CheckInStoreClient
 public import CheckInStoreLive
 public import DeviceFeature
 

@@ -1,4 +1,4 @@
-public import ComposableCore
+import ComposableCore
 import Synchronization
 
 /// The device's GPIO as the device feature uses it: request the lines (and again after the chip

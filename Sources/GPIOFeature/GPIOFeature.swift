@@ -1,5 +1,5 @@
 public import Backoff
-public import CheckInModels
+import CheckInModels
 public import ComposableCore
 public import DeviceClock
 public import GPIOClient

@@ -1,4 +1,4 @@
-public import ComposableCore
+import ComposableCore
 
 /// The device's connection to an MQTT broker, as an injectable value.
 ///

@@ -4,7 +4,7 @@ public import CheckInStoreClient
 public import ComposableCore
 public import DeviceClock
 public import MQTTClient
-public import UploadFeature
+import UploadFeature
 import UplinkClient
 
 /// The device on an MQTT broker (Home Assistant's, or a fleet's): connected while the daemon runs

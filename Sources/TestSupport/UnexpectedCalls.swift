@@ -1,4 +1,4 @@
-public import ComposableCore
+import ComposableCore
 import Synchronization
 
 /// What dependencies' test values reported as unexpected calls while `body` ran, instead of

@@ -1,5 +1,5 @@
 import Glibc
-public import XCTest
+import XCTest
 
 /// Waiting for the code under test to get somewhere: the condition is polled until it holds, and
 /// only a deadline (generous, stretched under a sanitizer) ends the wait with a failure. The time it

@@ -1,4 +1,4 @@
-public import CheckInModels
+import CheckInModels
 
 /// One of the device's checks on a healthchecks instance.
 public enum CheckRole: String, Hashable, Sendable, CaseIterable {

@@ -1,4 +1,4 @@
-public import ComposableCore
+import ComposableCore
 
 /// The network perhaps coming back (a default route or a global address appeared; live: netlink),
 /// so a retry waiting out its backoff can happen at once.

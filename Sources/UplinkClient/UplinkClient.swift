@@ -1,5 +1,5 @@
 public import CheckInModels
-public import ComposableCore
+import ComposableCore
 
 /// The device's connection to the LifeSignal backend, as an injectable value.
 ///

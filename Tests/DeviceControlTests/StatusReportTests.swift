@@ -24,7 +24,7 @@ final class StatusReportTests: XCTestCase {
             state.gpio.connection = .waiting(Self.chip)
             state.gpio.shownFailure = Self.chip
         }
-        let status = try await fixture.reporter.status(fixture.store.state)
+        let status = await fixture.reporter.status(fixture.store.state)
         let conditions = try XCTUnwrap(status.conditions)
         XCTAssertEqual(conditions.map(\.kind), ["store_cannot_write", "gpio_unavailable"])
         XCTAssertEqual(conditions.map(\.fault), [true, true])
@@ -44,7 +44,7 @@ final class StatusReportTests: XCTestCase {
             state.store.problem = StoreProblem(Self.full, since: ControlFixture.now.wall)
             state.messages = [DeviceMessage(.settingsRejected, "settings not changed: interval 1m is too short", at: ControlFixture.now.wall)]
         }
-        var status = try await fixture.reporter.status(fixture.store.state)
+        var status = await fixture.reporter.status(fixture.store.state)
         XCTAssertEqual(status.messages, ["settings not changed: interval 1m is too short"])
         XCTAssertEqual(status.conditions?.map(\.kind), ["store_cannot_write"], "a message is not a condition")
 
@@ -62,7 +62,7 @@ final class StatusReportTests: XCTestCase {
             upload.lastMessage = "POST https://backend.example/v1/check-ins: HTTP 401 unknown bearer token"
             state.checkInUpload = upload
         }
-        let status = try await fixture.reporter.status(fixture.store.state)
+        let status = await fixture.reporter.status(fixture.store.state)
         XCTAssertEqual(status.conditions?.map(\.kind), ["upload_refused"])
         XCTAssertEqual(status.conditions?.map(\.fault), [false], "the check-ins are kept: the device keeps its word")
         XCTAssertTrue(status.conditions?.first?.message.contains("HTTP 401") == true, "\(status.conditions ?? [])")
@@ -72,7 +72,7 @@ final class StatusReportTests: XCTestCase {
 
     func testTimeUnknownIsAFault() async throws {
         let fixture = ControlFixture { state in state.checkIn.elapsedTimeUnknown = true }
-        let status = try await fixture.reporter.status(fixture.store.state)
+        let status = await fixture.reporter.status(fixture.store.state)
         XCTAssertEqual(status.conditions?.map(\.kind), ["time_unknown"])
         XCTAssertEqual(status.indicator, "fault", "nobody can tell whether the person is overdue")
     }
@@ -81,7 +81,7 @@ final class StatusReportTests: XCTestCase {
         let fixture = ControlFixture(stores: { clients, _ in
             clients.checkIns.pendingUploadCount = { () throws(StoreFailure) in throw StoreFailure(.readOnly, "read-only") }
         })
-        let status = try await fixture.reporter.status(fixture.store.state)
+        let status = await fixture.reporter.status(fixture.store.state)
         XCTAssertEqual(status.queueDepth, -1)
         // Alerts waiting are what the device holds (and shows on the LEDs), not a second read.
         XCTAssertEqual(status.alert?.waiting, 0)
@@ -90,7 +90,7 @@ final class StatusReportTests: XCTestCase {
     func testTheLEDsAreReportedAsTheDriverLastWroteThem() async throws {
         let fixture = ControlFixture()
         fixture.leds.show(.checkedIn)
-        let status = try await fixture.reporter.status(fixture.store.state)
+        let status = await fixture.reporter.status(fixture.store.state)
         XCTAssertEqual(status.leds.map(\.name), ["green", "amber", "red"])
         XCTAssertEqual(status.leds.map(\.on), [true, false, false])
         XCTAssertEqual(fixture.lit, [true, false, false])

@@ -30,7 +30,9 @@ final class MQTTWatcher {
     init(port: UInt16, topics: [String], session: String? = nil, in directory: TemporaryDirectory) throws {
         self.port = port
         output = URL(fileURLWithPath: directory.file("watch-\(UInt32.random(in: 0...UInt32.max)).log"))
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+            throw TestFailure("cannot create the watcher's output file \(output.path)")
+        }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
         var arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-F", "%r %t %p", "-W", "600"]
         if let session { arguments += ["-c", "-i", session] }
