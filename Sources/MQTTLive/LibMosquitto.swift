@@ -113,7 +113,7 @@ public final class LibMosquitto: @unchecked Sendable {  // immutable after init:
     }
 }
 
-/// libcurl or libmosquitto missing or unusable, in this module's words.
+/// libmosquitto could not be loaded or set up: [mqtt] cannot run on this system as installed.
 public typealias LibMosquittoUnavailable = LibraryUnavailable
 
 extension LibraryUnavailable.Role {

@@ -102,7 +102,7 @@ public final class LibCurl: @unchecked Sendable {  // immutable after init: a ha
     }
 }
 
-/// libcurl or libmosquitto missing or unusable, in this module's words.
+/// libcurl could not be loaded or set up: the uplink cannot run on this system as installed.
 public typealias LibCurlUnavailable = LibraryUnavailable
 
 extension LibraryUnavailable.Role {
