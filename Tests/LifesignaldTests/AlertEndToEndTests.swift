@@ -12,17 +12,7 @@ final class AlertEndToEndTests: XCTestCase {
 
     /// A daemon with a 1 s long press and a 6 s cancel window (margins for a loaded CI machine), uploading to `server` (or offline).
     private func makeDevice(server: DevServer?) throws -> DaemonHarness {
-        var uplink = ""
-        if let server {
-            let tokenPath = try tokenFile(Self.token)
-            uplink = """
-                [uplink]
-                url = "\(server.baseURL)"
-                token_file = "\(tokenPath)"
-                retry_max = "1s"
-                timeout = "5s"
-                """
-        }
+        let uplink = try server.map { try uplinkSection(to: $0.baseURL, token: Self.token) } ?? ""
         return try DaemonHarness(interval: "1h", reminder: "10m", config: """
 
             [button]

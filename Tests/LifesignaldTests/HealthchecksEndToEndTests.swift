@@ -17,16 +17,7 @@ final class HealthchecksEndToEndTests: XCTestCase {
     private func makeDevice(_ server: DevServer, key: String = HealthchecksProject.devReadWriteKey, uplink: Bool = false,
                             extra: String = "") throws -> DaemonHarness {
         let keyPath = try tokenFile(key)
-        var backend = ""
-        if uplink {
-            backend = """
-                [uplink]
-                url = "\(server.baseURL)"
-                token_file = "\(try tokenFile(Self.token))"
-                retry_max = "1s"
-                timeout = "5s"
-                """
-        }
+        let backend = uplink ? try uplinkSection(to: server.baseURL, token: Self.token) : ""
         return try DaemonHarness(interval: "1h", reminder: "10m", config: """
 
             [button]

@@ -8,14 +8,9 @@ extension DaemonHarness {
     /// goes when `test` ends.
     static func uplinked(to url: String, token: String, for test: XCTestCase, extra: String = "",
                          logLevel: String = "debug") throws -> DaemonHarness {
-        let tokenPath = try test.tokenFile(token)
-        return try DaemonHarness(interval: "1h", reminder: "10m", config: """
+        try DaemonHarness(interval: "1h", reminder: "10m", config: """
 
-            [uplink]
-            url = "\(url)"
-            token_file = "\(tokenPath)"
-            retry_max = "1s"
-            timeout = "5s"
+            \(try test.uplinkSection(to: url, token: token))
             \(extra)
             """, logLevel: logLevel)
     }
@@ -28,6 +23,18 @@ extension XCTestCase {
         let backend = try LoopbackBackend(tokens: [token: device], faults: faults)
         addTeardownBlock { backend.stop() }
         return backend.server
+    }
+
+    /// An `[uplink]` table pointing at `url` with a token file holding `token` (retrying after at
+    /// most 1 s, a 5 s timeout: margins for a loaded CI machine).
+    func uplinkSection(to url: String, token: String) throws -> String {
+        """
+        [uplink]
+        url = "\(url)"
+        token_file = "\(try tokenFile(token))"
+        retry_max = "1s"
+        timeout = "5s"
+        """
     }
 
     /// A token file (mode 0600) holding `token`, removed when the test ends.
