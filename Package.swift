@@ -120,6 +120,8 @@ let package = Package(
         .module("CheckInStoreClient", ["CheckInModels", "ComposableCore"]),
         .module("UplinkClient", ["CheckInModels", "ComposableCore"]),
         .module("MQTTClient", ["CheckInModels", "ComposableCore"]),
+        // The polled sources of a watcher's dependents: the backend and healthchecks.
+        .module("DependentsClient", ["CheckInModels", "ComposableCore", "UplinkClient"]),
 
         // MARK: Live implementations
         .systemLibrary(
@@ -246,6 +248,7 @@ let package = Package(
         .tests("CheckInStoreClientTests", ["CheckInStoreClient", "CheckInModels", "ComposableCore", "TestSupport"]),
         .tests("UplinkClientTests", ["UplinkClient", "CheckInModels", "ComposableCore", "TestSupport"]),
         .tests("MQTTClientTests", ["MQTTClient", "CheckInModels", "ComposableCore", "TestSupport"]),
+        .tests("DependentsClientTests", ["DependentsClient", "CheckInModels", "TestSupport"]),
         .tests("DeviceClockLiveTests", ["DeviceClockLive", "DeviceClock", "CheckInModels", "LinuxIO"]),
         .tests("SQLiteDatabaseTests", ["SQLiteDatabase", "TestSupport"]),
         .tests("CheckInStoreLiveTests", ["CheckInStoreLive", "CheckInStoreClient", "CheckInModels", "SQLiteDatabase", "LinuxIO", "TestSupport"]),
