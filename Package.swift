@@ -105,6 +105,9 @@ let package = Package(
         // The device on an MQTT broker: connection, Home Assistant discovery, state, events, commands.
         .module("MQTTFeature", ["ComposableCore", "CheckInModels", "DeviceClock", "CheckInStoreClient", "MQTTClient", "UploadFeature",
                                 "UplinkClient", "LEDLanguage", "Backoff", "DeviceConfig"]),
+        // A watcher's dependents: their statuses from MQTT peers, the backend or healthchecks; pings.
+        .module("DependentsFeature", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "DependentsClient", "DeviceClock",
+                                      "MQTTClient", "UplinkClient", "JSONCoding"]),
         .module("DeviceFeature", ["ComposableCore", "CheckInModels", "CheckInFeature", "StoreHealthFeature", "GPIOFeature",
                                   "NotificationsFeature", "UploadFeature", "HeartbeatFeature", "PingListenerFeature",
                                   "SettingsSyncFeature", "CheckInStoreClient", "GPIOClient", "UplinkClient", "DeviceClock",
@@ -248,6 +251,8 @@ let package = Package(
         .tests("CheckInStoreClientTests", ["CheckInStoreClient", "CheckInModels", "ComposableCore", "TestSupport"]),
         .tests("UplinkClientTests", ["UplinkClient", "CheckInModels", "ComposableCore", "TestSupport"]),
         .tests("MQTTClientTests", ["MQTTClient", "CheckInModels", "ComposableCore", "TestSupport"]),
+        .tests("DependentsFeatureTests", ["DependentsFeature", "DependentsClient", "CheckInModels", "CheckInStoreClient",
+                                          "DeviceClock", "MQTTClient", "UplinkClient", "ComposableCore", "TestSupport"]),
         .tests("DependentsClientTests", ["DependentsClient", "CheckInModels", "TestSupport"]),
         .tests("DeviceClockLiveTests", ["DeviceClockLive", "DeviceClock", "CheckInModels", "LinuxIO"]),
         .tests("SQLiteDatabaseTests", ["SQLiteDatabase", "TestSupport"]),

@@ -10,21 +10,9 @@ public enum APICoding {
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) -> Result<T, APIDecodingError> {
         do {
             return .success(try JSON.decode(type, from: bytes))
-        } catch let DecodingError.keyNotFound(key, _) {
-            return .failure(APIDecodingError("missing field '\(key.stringValue)'"))
-        } catch let DecodingError.typeMismatch(_, context) {
-            return .failure(APIDecodingError("wrong type at '\(path(context))'"))
-        } catch let DecodingError.valueNotFound(_, context) {
-            return .failure(APIDecodingError("missing value at '\(path(context))'"))
-        } catch let DecodingError.dataCorrupted(context) {
-            return .failure(APIDecodingError("not valid JSON (\(context.debugDescription))"))
         } catch {
-            return .failure(APIDecodingError("unreadable JSON (\(error))"))
+            return .failure(APIDecodingError(JSON.readableReason(error)))
         }
-    }
-
-    private static func path(_ context: DecodingError.Context) -> String {
-        context.codingPath.map(\.stringValue).joined(separator: ".")
     }
 }
 
