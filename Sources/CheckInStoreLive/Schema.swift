@@ -12,6 +12,7 @@ enum Schema {
         alertDeliveryTargets,
         mqtt,
         dailyLife,
+        dependents,
     ]
 
     /// The version this code writes and understands.
@@ -295,6 +296,27 @@ enum Schema {
             started_boot_id TEXT NOT NULL,
             started_synchronized INTEGER NOT NULL CHECK (started_synchronized IN (0, 1)),
             stopped_cleanly INTEGER NOT NULL CHECK (stopped_cleanly IN (0, 1))
+        ) STRICT
+        """,
+    ]
+
+    /// v9, a watcher's dependents (docs/dependents.md): those added by a pairing code (the
+    /// configured ones live in the config), and the list's sort option.
+    static let dependents = [
+        """
+        CREATE TABLE dependents (
+            name TEXT PRIMARY KEY NOT NULL COLLATE NOCASE CHECK (length(name) BETWEEN 1 AND 64),
+            source TEXT NOT NULL CHECK (source IN ('mqtt', 'backend', 'healthchecks')),
+            address TEXT NOT NULL CHECK (length(address) BETWEEN 1 AND 256),
+            heartbeat_s INTEGER NOT NULL CHECK (heartbeat_s > 0),
+            insertion_order INTEGER NOT NULL UNIQUE,
+            UNIQUE (source, address)
+        ) STRICT
+        """,
+        """
+        CREATE TABLE dependents_view (
+            singleton INTEGER PRIMARY KEY NOT NULL CHECK (singleton = 1),
+            sort_option TEXT NOT NULL CHECK (sort_option IN ('status', 'name', 'deadline'))
         ) STRICT
         """,
     ]

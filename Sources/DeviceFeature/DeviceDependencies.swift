@@ -1,6 +1,7 @@
 public import CheckInModels
 public import CheckInStoreClient
 public import ComposableCore
+public import DependentsClient
 public import DeviceClock
 public import GPIOClient
 public import MQTTClient
@@ -29,6 +30,8 @@ public struct DeviceDependencies: Sendable {
     public var requestStop: @Sendable () -> Void
     /// The MQTT broker (`[mqtt]`); nil on a device without one.
     public var mqtt: MQTTClient? = nil
+    /// A watcher's polled sources by kind (`backend`, `healthchecks`); empty on a person's device.
+    public var dependentSources: [String: DependentsClient] = [:]
 
     public init(
         clock: DeviceClock, random: @escaping @Sendable (ClosedRange<Int64>) -> Int64,
@@ -89,6 +92,8 @@ public struct StoreClients: Sendable {
     /// Events for the MQTT broker: stored as they happen, published in order.
     public var deviceEvents: DeviceEventStoreClient = .failing
     public var deviceEventQueue: UploadQueueClient<DeviceEvent> = .failing("deviceEventQueue")
+    /// A watcher's dependents added by code, and its sort option.
+    public var dependents: DependentStoreClient = .failing
 
     public init(
         checkIns: CheckInStoreClient, alerts: AlertStoreClient, notifications: NotificationStoreClient,

@@ -103,6 +103,21 @@ extension StoreClients {
             markRunStopped: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.markRunStopped() } })
         clients.powerEventQueue = .powerEvents(to: .backend, owner)
         clients.healthchecksPowerEventQueue = .powerEvents(to: .healthchecks, owner)
+        return clients.withDependents(owner)
+    }
+
+    /// A watcher's dependents added by code and its sort option.
+    func withDependents(_ owner: CheckInStoreOwner) -> StoreClients {
+        var clients = self
+        clients.dependents = DependentStoreClient(
+            load: { () throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.storedDependents() } },
+            add: { entry throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.addDependent(entry) } },
+            remove: { name throws(StoreFailure) in
+                try await owner.perform { database throws(StoreFailure) in try database.removeDependent(named: name) }
+            },
+            saveSortOption: { option throws(StoreFailure) in
+                try await owner.perform { database throws(StoreFailure) in try database.saveDependentsSortOption(option) }
+            })
         return clients
     }
 

@@ -55,7 +55,7 @@ final class CheckpointTests: XCTestCase {
         let disk = try directory.mountTinyFilesystem("tiny", size: "512k")
         let file = disk + "/checkins.sqlite"
         let filler = disk + "/filler"
-        try directory.write(Array(repeating: 0xA5, count: 192 * 1024), to: filler)
+        try directory.write(Array(repeating: 0xA5, count: 256 * 1024), to: filler)
         let database = try await CheckInDatabase.open(path: file)
 
         var confirmed: [CheckInRecord] = []

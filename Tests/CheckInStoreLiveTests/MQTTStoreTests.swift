@@ -49,7 +49,7 @@ final class MQTTStoreTests: XCTestCase {
         }
         let database = try await CheckInDatabase.open(path: path)
         let version = try await database.pragma("user_version")
-        XCTAssertEqual(version, "8")
+        XCTAssertEqual(version, String(Schema.latestVersion))
         let history = try await database.history(limit: 10)
         XCTAssertEqual(history.map(\.id.description), ["00000000-0000-4000-8000-000000000003", "00000000-0000-4000-8000-000000000002",
                                                         "00000000-0000-4000-8000-000000000001"])
