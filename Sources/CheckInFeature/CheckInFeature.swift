@@ -195,6 +195,10 @@ public struct CheckInFeature: Reducer {
             receivePings(pings, into: &state)
             return .none
 
+        case let .pingsWithdrawn(ids):
+            state.pendingPings.removeAll { ids.contains($0.id) }
+            return .none
+
         case .feedbackFinished:
             state.feedback = nil
             return .none

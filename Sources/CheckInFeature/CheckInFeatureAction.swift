@@ -47,6 +47,8 @@ extension CheckInFeature {
         /// Responders' pings arrived from the backend (the ping listener) or were loaded from the
         /// store at start-up; ones already pending are ignored. The next check-in answers them all.
         case pingsReceived([PendingPing])
+        /// Pings withdrawn by whoever raised them (a watcher's `clear_ping`): no longer pending.
+        case pingsWithdrawn([String])
 
         /// The uploader's view of its queue: when the oldest check-in the backend has not acknowledged
         /// was made (nil: none waits).

@@ -26,6 +26,8 @@ public struct CheckInStoreClient: Sendable {
     public var savePings: @Sendable ([PendingPing]) async throws(StoreFailure) -> [PendingPing]
     /// The pings no press has answered yet, oldest first.
     public var pendingPings: @Sendable () async throws(StoreFailure) -> [PendingPing]
+    /// Removes pings withdrawn before anyone answered them (answered ones are kept).
+    public var withdrawPings: @Sendable ([String]) async throws(StoreFailure) -> Void
     /// Away mode: stores a new period (ending a running one, `replaced`) and, when given, the
     /// settings that now carry it, in one transaction.
     public var startAway: @Sendable (AwayPeriod, StoredSettings?) async throws(StoreFailure) -> Void
@@ -52,8 +54,12 @@ public struct CheckInStoreClient: Sendable {
         },
         awayPeriods: @escaping @Sendable (_ limit: Int) async throws(StoreFailure) -> [AwayPeriod] = { _ throws(StoreFailure) in
             throw .unexpected("CheckInStoreClient.awayPeriods")
+        },
+        withdrawPings: @escaping @Sendable ([String]) async throws(StoreFailure) -> Void = { _ throws(StoreFailure) in
+            throw .unexpected("CheckInStoreClient.withdrawPings")
         }
     ) {
+        self.withdrawPings = withdrawPings
         self.record = record
         self.history = history
         self.loadSettings = loadSettings

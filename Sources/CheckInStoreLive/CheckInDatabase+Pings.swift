@@ -22,6 +22,17 @@ extension CheckInDatabase {
         return try pendingPings()
     }
 
+    /// Removes pings withdrawn by whoever raised them; a ping already answered stays with its answer.
+    public func withdrawPings(ids: [String]) throws(StoreFailure) {
+        try write("withdraw \(ids.count) pings") { () throws(SQLiteError) in
+            let delete = try connection.prepare("DELETE FROM pings WHERE id = ?1 AND answered_by_check_in IS NULL")
+            for id in ids {
+                try delete.bind(.text(id))
+                try delete.step()
+            }
+        }
+    }
+
     /// The pings no press has answered yet, oldest first.
     public func pendingPings() throws(StoreFailure) -> [PendingPing] {
         do throws(SQLiteError) {

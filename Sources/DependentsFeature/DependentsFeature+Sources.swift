@@ -23,8 +23,7 @@ extension DependentsFeature {
     /// A ping, a cleared ping or "I'm on it" to one dependent, through their source.
     func send(_ request: Request, to name: String, _ state: inout State) -> Effect<Action> {
         guard let dependent = state.dependent(named: name) else {
-            state.error = unknown(name, state)
-            return .none
+            return .send(.setError(unknown(name, state)))
         }
         let name = dependent.entry.name
         let answer: @Sendable (String?) -> Action = { failure in
@@ -37,8 +36,7 @@ extension DependentsFeature {
         switch dependent.entry.source {
         case let .mqtt(base):
             guard let publish else {
-                state.error = "\(name) is watched over MQTT but this device has no [mqtt] broker"
-                return .none
+                return .send(.setError("\(name) is watched over MQTT but this device has no [mqtt] broker"))
             }
             let payload = request == .onIt ? state.watcherName : "PRESS"
             let message = MQTTMessage(topic: base + "/cmd/" + request.command, payload: payload, retain: false)
@@ -51,12 +49,10 @@ extension DependentsFeature {
         case let .backend(id), let .healthchecks(check: id):
             let kind = dependent.entry.source.kind
             guard dependent.entry.source.canPing else {
-                state.error = "\(name) is watched through healthchecks, which cannot carry a ping or \"I'm on it\""
-                return .none
+                return .send(.setError("\(name) is watched through healthchecks, which cannot carry a ping or \"I'm on it\""))
             }
             guard let client = sources[kind] else {
-                state.error = "\(name) is watched through \(Self.sourceName(kind)), which this device has not configured"
-                return .none
+                return .send(.setError("\(name) is watched through \(Self.sourceName(kind)), which this device has not configured"))
             }
             let watcher = state.watcherName
             return .run { send in
@@ -71,6 +67,15 @@ extension DependentsFeature {
                 }
             }
         }
+    }
+
+    /// "I'm on it" to each dependent who needs someone and has not had it from this watcher; nil
+    /// when nobody needs someone.
+    func answerThoseWhoNeedSomeone(_ state: inout State) -> Effect<Action>? {
+        let needing = state.dependents.filter { $0.status.needsSomeone && !$0.onItSent && $0.entry.source.canPing }
+        guard !needing.isEmpty else { return nil }
+        state.confirmingPingAll = false
+        return .merge([.cancel(id: CancelID.confirmation)] + needing.map { send(.onIt, to: $0.entry.name, &state) })
     }
 
     /// A message on one of the dependents' topics: their availability or their state.

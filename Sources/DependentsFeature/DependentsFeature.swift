@@ -138,14 +138,12 @@ public struct DependentsFeature: Reducer {
             return .none
 
         case let .sortOptionSaved(failure?):
-            state.error = "the sort order is used but was not saved (it is lost at a restart): \(failure.message)"
-            return .none
+            return .send(.setError("the sort order is used but was not saved (it is lost at a restart): \(failure.message)"))
 
         case let .add(code, name):
             let entry = DependentEntry(name: name ?? code.name, source: code.source, heartbeat: code.heartbeat)
             if let problem = refusal(toAdd: entry, state) {
-                state.error = problem
-                return .none
+                return .send(.setError(problem))
             }
             return .run { [store] send in
                 do throws(StoreFailure) {
@@ -158,8 +156,7 @@ public struct DependentsFeature: Reducer {
 
         case let .added(entry, nil):
             if let problem = refusal(toAdd: entry, state) {
-                state.error = problem
-                return .none
+                return .send(.setError(problem))
             }
             state.dependents.append(Dependent(entry: entry))
             state.lastOutcome = "added \(entry.name)"
@@ -167,17 +164,14 @@ public struct DependentsFeature: Reducer {
                           .send(.delegate(.contactsUpdated)), sources[entry.source.kind] == nil ? .none : .send(.pollDue))
 
         case let .added(entry, failure?):
-            state.error = "\(entry.name) was not added: \(failure.message)"
-            return .none
+            return .send(.setError("\(entry.name) was not added: \(failure.message)"))
 
         case let .remove(name):
             guard let dependent = state.dependent(named: name) else {
-                state.error = unknown(name, state)
-                return .none
+                return .send(.setError(unknown(name, state)))
             }
             guard !dependent.entry.fromConfig else {
-                state.error = "\(dependent.entry.name) is in the config file ([[dependents]]): remove them there and restart"
-                return .none
+                return .send(.setError("\(dependent.entry.name) is in the config file ([dependents.<name>]): remove them there and restart"))
             }
             let stored = dependent.entry.name
             return .run { [store] send in
@@ -196,8 +190,7 @@ public struct DependentsFeature: Reducer {
                           .send(.delegate(.contactsUpdated)))
 
         case let .removed(name, failure?):
-            state.error = "\(name) was not removed: \(failure.message)"
-            return .none
+            return .send(.setError("\(name) was not removed: \(failure.message)"))
 
         case let .ping(name):
             return send(.ping, to: name, &state)
@@ -230,23 +223,20 @@ public struct DependentsFeature: Reducer {
             return .none
 
         case let .pingSent(name, failure?), let .pingCleared(name, failure?), let .onItSent(name, failure?):
-            state.error = "\(name): \(failure)"
-            return .none
+            return .send(.setError("\(name): \(failure)"))
+
+        case .answerThoseWhoNeedSomeone:
+            return answerThoseWhoNeedSomeone(&state) ?? .none
 
         case .buttonPressed:
-            let needing = state.dependents.filter { $0.status.needsSomeone && !$0.onItSent && $0.entry.source.canPing }
-            if !needing.isEmpty {
-                state.confirmingPingAll = false
-                return .merge([.cancel(id: CancelID.confirmation)] + needing.map { send(.onIt, to: $0.entry.name, &state) })
-            }
+            if let answered = answerThoseWhoNeedSomeone(&state) { return answered }
             if state.confirmingPingAll {
                 state.confirmingPingAll = false
                 state.lastOutcome = "ping to everyone cancelled"
                 return .cancel(id: CancelID.confirmation)
             }
             guard state.dependents.contains(where: \.entry.source.canPing) else {
-                state.error = "nobody to ping: no dependent whose source carries a ping (healthchecks does not)"
-                return .none
+                return .send(.setError("nobody to ping: no dependent whose source carries a ping (healthchecks does not)"))
             }
             state.confirmingPingAll = true
             return .run { [clock, confirmationWindow] send in

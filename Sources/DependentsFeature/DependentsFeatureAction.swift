@@ -39,6 +39,8 @@ extension DependentsFeature {
         /// starts the confirmation window for pinging everyone and a second press cancels it.
         case buttonPressed
         case confirmationEnded
+        /// A device that is both: its press checked in; "I'm on it" to whoever needs someone.
+        case answerThoseWhoNeedSomeone
         /// The seed's `setError`.
         case setError(String?)
         case delegate(Delegate)

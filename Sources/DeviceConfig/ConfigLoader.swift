@@ -110,6 +110,8 @@ struct ConfigLoader {
         var fixed: [String: ConfigTable] = [:]
         var leds: [String: ConfigTable] = [:]
         var patterns: [Indicator: ConfigTable] = [:]
+        /// `[dependents.<key>]`, in the file's order.
+        var dependents: [(key: String, table: ConfigTable)] = []
     }
 
     private mutating func classify(_ document: ConfigDocument) -> Sections {
@@ -139,6 +141,9 @@ struct ConfigLoader {
             case 2 where table.path[0] == "leds":
                 sections.leds[table.path[1]] = table  // checked against leds.order later
                 reportUnknownKeys(table, known: ConfigSchema.ledKeys)
+            case 2 where table.path[0] == "dependents":
+                sections.dependents.append((table.path[1], table))
+                reportUnknownKeys(table, known: ConfigSchema.dependentKeys)
             case 2 where table.path[0] == "patterns":
                 guard let indicator = Indicator(rawValue: table.path[1]) else {
                     report(name, atTable: table, "unknown indicator '\(table.path[1])'; indicators are "
@@ -151,7 +156,7 @@ struct ConfigLoader {
                 let known = ConfigSchema.tableNames + ConfigSchema.indicatorNames.map { "patterns." + $0 }
                 report(name, atTable: table, "unknown table [\(name)]; tables are "
                        + ConfigSchema.tableNames.joined(separator: ", ")
-                       + ", leds.<LED name> and patterns.<indicator>"
+                       + ", leds.<LED name>, patterns.<indicator> and dependents.<name>"
                        + Suggestion.hint(for: name, among: known))
             }
         }
@@ -277,6 +282,10 @@ struct ConfigLoader {
         readDailyLife(sections, into: &configuration,
                       takenLines: [("button.line", button.line)] + leds.map { ("leds.\($0.led.name).line", $0.line) })
         configuration.mqtt = mqtt
+        configuration.device = readRole(table("device"))
+        configuration.dependents = readDependents(table("dependents"), entries: sections.dependents,
+                                                  role: configuration.device.role, hasMQTT: mqtt != nil, hasUplink: uplink != nil)
+        checkWatcherHasASource(table("device"), configuration)
         return configuration
     }
 

@@ -26,10 +26,15 @@ enum ConfigSchema {
         ("quiet_hours", ["from", "to"]),
         ("buzzer", ["line", "active_low", "reminder", "last_chance", "ping", "alert_cancel_window"]),
         ("power", ["mains_line", "mains_active_low", "low_battery_line", "low_battery_active_low"]),
+        ("device", ["role", "name"]),
+        ("dependents", ["poll_interval", "confirmation_window", "healthchecks_api_url", "healthchecks_read_key_file"]),
     ]
 
     /// Keys of each `[leds.<name>]` table.
     static let ledKeys = ["colour", "line", "active_low"]
+
+    /// Keys of each `[dependents.<key>]` table: one source, a name and a heartbeat allowance.
+    static let dependentKeys = ["name", "mqtt", "backend", "healthchecks", "heartbeat"]
 
     static func keys(of table: String) -> [String]? {
         tables.first { $0.name == table }?.keys

@@ -36,6 +36,10 @@ public struct DeviceConfiguration: Hashable, Sendable {
     public var healthchecks: HealthchecksConfiguration?
     /// `[mqtt]`: an MQTT broker (Home Assistant); nil = none.
     public var mqtt: MQTTConfiguration? = nil
+    /// `[device]`: a person's device, a watcher, or both.
+    public var device = DeviceRoleConfiguration()
+    /// `[dependents]`: a watcher's configured dependents and how their sources are asked.
+    public var dependents = DependentsConfiguration()
 
     // Daily life (docs/daily-life.md): set after `init` by the loader, each at its default here.
     /// `[check_in] schedule`, `windows`, `monday` … `sunday`: a rolling interval or daily windows.

@@ -30,6 +30,8 @@ public struct DeviceDependencies: Sendable {
     public var requestStop: @Sendable () -> Void
     /// The MQTT broker (`[mqtt]`); nil on a device without one.
     public var mqtt: MQTTClient? = nil
+    /// The machine's host name: a watcher signs its pings with it unless `[device] name` is set.
+    public var hostName = "watcher"
     /// A watcher's polled sources by kind (`backend`, `healthchecks`); empty on a person's device.
     public var dependentSources: [String: DependentsClient] = [:]
 

@@ -11,6 +11,7 @@ import StoreHealthFeature
 import UploadFeature
 import HealthchecksSyncFeature
 import PowerFeature
+import DependentsFeature
 
 extension DeviceFeature {
     /// What is worth logging about what `action` did: each feature's own lines, and a line when a
@@ -48,6 +49,8 @@ extension DeviceFeature {
             entries += childLog(before.healthchecksSync, after.healthchecksSync) { HealthchecksSyncFeature.log(action, before: $0, after: $1) }
         case let .power(action):
             entries += PowerFeature.log(action, before: before.power, after: after.power)
+        case let .dependents(action):
+            entries += childLog(before.dependents, after.dependents) { DependentsFeature.log(action, before: $0, after: $1) }
         case let .eventUpload(action):
             entries += childLog(before.eventUpload, after.eventUpload) { UploadFeature.log(action, before: $0, after: $1) }
         case let .healthchecksEventUpload(action):

@@ -115,7 +115,8 @@ extension MQTTDeviceState {
             conditions: state.conditions.map(\.kind).filter { $0 != .mqttUnavailable }.map(\.rawValue),
             oldestNotUploaded: state.checkIn.uploadBacklog.oldestPendingSince?.wall,
             awayUntil: state.checkIn.away.running?.until,
-            onBattery: state.power.onBattery)
+            onBattery: state.power.onBattery,
+            onIt: state.helpComing?.name)
     }
 }
 

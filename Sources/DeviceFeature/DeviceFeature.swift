@@ -12,6 +12,7 @@ import StoreHealthFeature
 import UploadFeature
 import PowerFeature
 import MQTTFeature
+import DependentsFeature
 import Backoff
 import HealthchecksSyncFeature
 import UplinkClient
@@ -28,6 +29,7 @@ public struct DeviceFeature: Reducer {
     let power: Scope<State, Action, PowerFeature>
     let uplink: UplinkFeatures
     let mqtt: MQTTFeature?
+    let dependents: DependentsFeature?
     let dependencies: DeviceDependencies
 
     public init(configuration: DeviceConfiguration, dependencies: DeviceDependencies) {
@@ -48,6 +50,7 @@ public struct DeviceFeature: Reducer {
                                   refreshInterval: configuration.uplink?.notificationsRefresh ?? .seconds(300)))
         uplink = UplinkFeatures(configuration: configuration, dependencies: dependencies)
         mqtt = Self.mqttFeature(configuration: configuration, dependencies: dependencies)
+        dependents = Self.dependentsFeature(configuration: configuration, dependencies: dependencies)
     }
 
     /// The state a device starts in, from its configuration.
@@ -76,6 +79,8 @@ public struct DeviceFeature: Reducer {
                                          watchesLowBattery: configuration.power.lowBatteryLine != nil)
         UplinkFeatures.initialState(configuration, endpoints: endpoints, into: &state)
         state.mqtt = mqttState(configuration, endpoints: endpoints)
+        state.role = configuration.device.role
+        state.dependents = dependentsState(configuration, endpoints: endpoints)
         return state
     }
 
@@ -92,6 +97,7 @@ public struct DeviceFeature: Reducer {
         static let notifications = "notifications"
         static let power = "power"
         static let mqtt = "mqtt"
+        static let dependents = "dependents"
     }
 
     enum CancelID {
@@ -114,11 +120,14 @@ public struct DeviceFeature: Reducer {
             child = uplink.reduce(into: &state, action: action)
         case .mqtt:
             child = ScopeIfPresent(state: \.mqtt, action: .mqtt, namespace: Namespace.mqtt, child: mqtt).reduce(into: &state, action: action)
+        case .dependents:
+            child = ScopeIfPresent(state: \.dependents, action: .dependents, namespace: Namespace.dependents, child: dependents)
+                .reduce(into: &state, action: action)
         case .started, .stopping, .storedPingsResponse, .watchWallClock, .wallClockChanged, .watchNetwork,
-             .networkChanged, .dismissMessages, .localPingStored:
+             .networkChanged, .dismissMessages, .localPingStored, .pingsWithdrawn:
             child = .none
         }
-        return .merge(child, route(action, &state), routeMQTT(action, &state))
+        return .merge(child, route(action, &state), routeDependents(action, &state), routeMQTT(action, &state))
     }
 
     /// What one feature's outcome means for the others.
@@ -165,6 +174,7 @@ public struct DeviceFeature: Reducer {
             return .none
 
         case let .gpio(.delegate(.button(kind))):
+            guard state.role != .watcher else { return routeWatcherButton(kind) }
             return .send(.checkIn(kind == .pressed ? .buttonPressed : .buttonReleased))
 
         case .gpio(.delegate(.linesLost)):
@@ -284,7 +294,7 @@ public struct DeviceFeature: Reducer {
 
         case .checkIn, .store, .gpio, .notifications, .checkInUpload, .alertUpload, .pingResponseUpload, .healthchecksUpload,
              .backendHeartbeat, .healthchecksHeartbeat, .pingListener, .settingsSync, .healthchecksAlertUpload, .healthchecksSync,
-             .power, .eventUpload, .healthchecksEventUpload, .mqtt, .localPingStored:
+             .power, .eventUpload, .healthchecksEventUpload, .mqtt, .localPingStored, .dependents, .pingsWithdrawn:
             return .none
         }
     }

@@ -11,6 +11,7 @@ public import StoreHealthFeature
 public import UploadFeature
 public import HealthchecksSyncFeature
 public import PowerFeature
+public import DependentsFeature
 
 extension DeviceFeature {
     public enum Action: Equatable, Sendable {
@@ -50,5 +51,9 @@ extension DeviceFeature {
         case mqtt(MQTTFeature.Action)
         /// A ping raised on the device (MQTT's `ask_if_ok`) was stored (with every ping still pending), or not.
         case localPingStored(PendingPing, Result<[PendingPing], StoreFailure>)
+        /// A watcher's dependents (`[device] role = "watcher"` or `"both"`).
+        case dependents(DependentsFeature.Action)
+        /// The pings a watcher withdrew (`clear_ping`) were removed from the store, or not.
+        case pingsWithdrawn(StoreFailure?)
     }
 }

@@ -12,6 +12,7 @@ public import GPIOClient
 public import HealthchecksSyncFeature
 public import PowerFeature
 public import MQTTFeature
+public import DependentsFeature
 
 extension DeviceFeature {
     /// The whole device: every feature's state, and the messages waiting to be dismissed.
@@ -46,6 +47,12 @@ extension DeviceFeature {
         public var healthchecksEventUpload: UploadFeature<PowerEvent>.State?
         /// The MQTT broker (`[mqtt]`); nil without one.
         public var mqtt: MQTTFeature.State?
+        /// `[device] role`: a person's device, a watcher, or both.
+        public var role: DeviceRole = .person
+        /// A watcher's dependents; nil on a person's device.
+        public var dependents: DependentsFeature.State?
+        /// A watcher said "I'm on it" since the last check-in.
+        public var helpComing: HelpComing?
         /// Messages for the operator that do not stop the device keeping its word, newest last.
         public var messages: [DeviceMessage] = []
         public var isRunning = false
@@ -167,6 +174,10 @@ extension DeviceFeature {
         /// `checkIn`'s indicator with the on-battery overlay (the MQTT state asks it of the
         /// check-in state without its brief feedback).
         func indicator(of checkIn: CheckInFeature.State) -> Indicator {
+            roleIndicator(own: withHelpComing(personIndicator(of: checkIn)))
+        }
+
+        private func personIndicator(of checkIn: CheckInFeature.State) -> Indicator {
             let indicator = checkIn.indicator(fault: hasFault)
             guard power.onBattery else { return indicator }
             switch indicator {

@@ -21,6 +21,8 @@ extension DeviceFeature {
         /// The MQTT broker ("mqtt://host:port") and the device's id on it.
         public var mqttBroker = "MQTT broker"
         public var mqttDeviceID = "lifesignal"
+        /// The machine's host name: a watcher signs its pings with it unless `[device] name` says otherwise.
+        public var hostName = "watcher"
 
         public init(backend: String = "backend", healthchecksCheckIns: String = "healthchecks",
                     healthchecksHeartbeat: String = "healthchecks heartbeat", healthchecksAlert: String = "healthchecks alert",

@@ -66,6 +66,7 @@ public struct LiveDevice: Sendable {
             network: .live(logger: logger),
             timeZone: .live)
         dependencies.mqtt = mqtt.map { MQTTClient.live($0.connection, deviceID: $0.deviceID) }
+        dependencies.hostName = currentHostName() ?? dependencies.hostName
         var device = LiveDevice(dependencies: dependencies, store: store, simulator: simulator, transports: transports)
         device.mqtt = mqtt?.connection
         return device

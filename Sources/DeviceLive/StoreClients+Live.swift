@@ -30,6 +30,9 @@ extension StoreClients {
                 },
                 awayPeriods: { limit throws(StoreFailure) in
                     try await owner.perform { database throws(StoreFailure) in try database.awayPeriods(limit: limit) }
+                },
+                withdrawPings: { ids throws(StoreFailure) in
+                    try await owner.perform { database throws(StoreFailure) in try database.withdrawPings(ids: ids) }
                 }),
             alerts: AlertStoreClient(
                 record: { new throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.recordAlert(new) } },

@@ -36,6 +36,7 @@ public final class Device {
             healthchecksHeartbeat: dependencies.healthchecks?.heartbeat?.endpoint ?? "healthchecks heartbeat",
             healthchecksAlert: dependencies.healthchecks?.alert?.endpoint ?? "healthchecks alert",
             healthchecksSite: dependencies.healthchecks?.management?.endpoint ?? "healthchecks")
+        endpoints.hostName = dependencies.hostName
         if let mqtt = dependencies.mqtt {
             endpoints.mqttBroker = mqtt.broker
             endpoints.mqttDeviceID = mqtt.deviceID

@@ -37,4 +37,22 @@ public enum Indicator: String, Hashable, Sendable, CaseIterable, Codable {
     case onBattery = "on_battery"
     /// Someone asked the device to show where it is (Home Assistant's identify button), for a few seconds.
     case identify
+    /// A watcher said "I'm on it" while the person is overdue or asking for help.
+    case helpComing = "help_coming"
+
+    // A watcher's glance (docs/dependents.md): the loudest status across the people it looks after.
+    /// Someone the watcher looks after asked for help.
+    case dependentHelpAlert = "dependent_help_alert"
+    /// Someone the watcher looks after is overdue.
+    case dependentOverdue = "dependent_overdue"
+    /// Someone's device has not been heard of for longer than its heartbeat allows.
+    case dependentSilent = "dependent_silent"
+    /// Someone's deadline is near.
+    case dependentReminder = "dependent_reminder"
+    /// Someone has not been heard of yet (just started, or their source cannot be asked).
+    case dependentsUnknown = "dependents_unknown"
+    /// Everyone the watcher looks after is checked in (or away).
+    case dependentsOK = "dependents_ok"
+    /// The watcher's press will ping everyone when this ends; a second press cancels it.
+    case pingConfirm = "ping_confirm"
 }

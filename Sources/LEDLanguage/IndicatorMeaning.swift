@@ -21,6 +21,14 @@ extension Indicator {
         case .away: "away mode: nothing is asked until it ends"
         case .onBattery: "running on battery: the mains power is off"
         case .identify: "someone asked the device to show where it is (for 10 s): nothing to do"
+        case .helpComing: "someone who looks after you is on the way; a press still checks in"
+        case .dependentHelpAlert: "watcher: someone you look after asked for help; press to say you are on it"
+        case .dependentOverdue: "watcher: someone you look after is overdue; press to say you are on it"
+        case .dependentSilent: "watcher: someone's device has gone quiet (off or cut off)"
+        case .dependentReminder: "watcher: someone's deadline is near"
+        case .dependentsUnknown: "watcher: not heard of someone yet (lifesignalctl dependents)"
+        case .dependentsOK: "watcher: everyone you look after is OK; a press pings them all"
+        case .pingConfirm: "watcher: everyone will be pinged in a moment; press again to cancel"
         }
     }
 
@@ -28,10 +36,11 @@ extension Indicator {
     /// than attention; `LEDLanguageTests` checks the standard patterns).
     public var urgency: Urgency {
         switch self {
-        case .overdue, .lastChance, .fault, .alertCancelWindow: .urgent
-        case .reminder, .reminderNotUploaded, .neverCheckedIn, .pingPending, .alertSending: .attention
-        case .checkedIn, .checkedInNotUploaded, .away, .onBattery, .alertDelivered, .starting: .calm
-        case .acknowledged, .longPress, .identify: .moment
+        case .overdue, .lastChance, .fault, .alertCancelWindow, .dependentHelpAlert, .dependentOverdue: .urgent
+        case .reminder, .reminderNotUploaded, .neverCheckedIn, .pingPending, .alertSending, .helpComing, .dependentSilent,
+             .dependentReminder, .dependentsUnknown: .attention
+        case .checkedIn, .checkedInNotUploaded, .away, .onBattery, .alertDelivered, .starting, .dependentsOK: .calm
+        case .acknowledged, .longPress, .identify, .pingConfirm: .moment
         }
     }
 

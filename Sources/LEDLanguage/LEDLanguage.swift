@@ -84,6 +84,22 @@ public struct LEDLanguage: Hashable, Sendable {
             .away: LEDPattern(["green": .blink(on: .milliseconds(100), off: .milliseconds(2900))]),
             .onBattery: LEDPattern(["green": .blink(on: .milliseconds(1000), off: .milliseconds(1000))]),
             .identify: identifyPattern(over: ["green", "amber", "red"]),
+            // Someone is coming: the red of overdue held steady, green blinking beside it.
+            .helpComing: LEDPattern(["red": .on, "green": .blink(on: .milliseconds(500), off: .milliseconds(500))]),
+            // A watcher's glance: each status a rhythm of its own, so "mum is overdue" never looks
+            // like "I am overdue" on a device that is both. Double flashes are the watcher's.
+            .dependentHelpAlert: LEDPattern(["green": .blink(on: .milliseconds(250), off: .milliseconds(250)),
+                                             "red": .blink(on: .milliseconds(250), off: .milliseconds(250))]),
+            .dependentOverdue: LEDPattern(["red": .cycle([(true, .milliseconds(200)), (false, .milliseconds(200)),
+                                                         (true, .milliseconds(200)), (false, .milliseconds(400))])]),
+            .dependentSilent: LEDPattern(["red": .blink(on: .milliseconds(100), off: .milliseconds(900))]),
+            .dependentReminder: LEDPattern(["amber": .cycle([(true, .milliseconds(200)), (false, .milliseconds(200)),
+                                                            (true, .milliseconds(200)), (false, .milliseconds(2400))])]),
+            .dependentsUnknown: LEDPattern(["amber": .blink(on: .milliseconds(100), off: .milliseconds(2900))]),
+            .dependentsOK: LEDPattern(["green": .cycle([(true, .milliseconds(100)), (false, .milliseconds(200)),
+                                                       (true, .milliseconds(100)), (false, .milliseconds(2600))])]),
+            .pingConfirm: LEDPattern(["green": .blink(on: .milliseconds(250), off: .milliseconds(250)),
+                                      "amber": .blink(on: .milliseconds(250), off: .milliseconds(250))]),
         ]
     )
 

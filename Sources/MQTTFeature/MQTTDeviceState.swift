@@ -27,10 +27,13 @@ public struct MQTTDeviceState: Hashable, Sendable {
     public var awayUntil: WallTime?
     /// The mains-present line says the mains power is off (`[power] mains_line`).
     public var onBattery: Bool
+    /// A watcher said "I'm on it" (`on_it`) since the last check-in: who.
+    public var onIt: String?
 
     public init(indicator: Indicator, phase: String, lastCheckIn: WallTime? = nil, lastCheckInSource: CheckInSource? = nil,
                 nextDeadline: WallTime? = nil, helpAlert: Bool = false, pingPending: Bool = false, fault: Bool = false,
-                conditions: [String] = [], oldestNotUploaded: WallTime? = nil, awayUntil: WallTime? = nil, onBattery: Bool = false) {
+                conditions: [String] = [], oldestNotUploaded: WallTime? = nil, awayUntil: WallTime? = nil, onBattery: Bool = false,
+                onIt: String? = nil) {
         self.indicator = indicator
         self.phase = phase
         self.lastCheckIn = lastCheckIn
@@ -47,6 +50,7 @@ public struct MQTTDeviceState: Hashable, Sendable {
         self.away = awayUntil != nil
         self.awayUntil = awayUntil
         self.onBattery = onBattery
+        self.onIt = onIt
     }
 
     public var overdue: Bool { phase == "overdue" }
@@ -71,6 +75,7 @@ public struct MQTTDeviceState: Hashable, Sendable {
             ("away", .bool(away)),
             ("away_until", .string(orNull: awayUntil?.iso8601)),
             ("on_battery", .bool(onBattery)),
+            ("on_it", .string(orNull: onIt)),
         ])
     }
 }

@@ -20,6 +20,8 @@ extension MQTTFeature {
                              metadata: ["failures": "\(after.consecutiveFailures)"])]
         case .announced where after.subscriptionProblem != nil && after.subscriptionProblem != before.subscriptionProblem:
             return [LogEntry(.error, "commands from MQTT cannot arrive: \(after.subscriptionProblem ?? "")")]
+        case .peersSubscribed where after.peerSubscriptionProblem != nil:
+            return [LogEntry(.error, "the dependents' MQTT topics cannot be heard: \(after.peerSubscriptionProblem ?? "")")]
         case .message where after.commandsRefused > before.commandsRefused:
             return [LogEntry(.warning, "MQTT command refused: \(after.lastRefusal ?? "no reason given")")]
         case let .delegate(delegate):
@@ -30,6 +32,10 @@ extension MQTTFeature {
             case let .away(duration):
                 return [LogEntry(.notice, "MQTT command: away for \(DurationText.format(duration)) (no reminder and no overdue until it ends)")]
             case .awayEnd: return [LogEntry(.notice, "MQTT command: end away mode")]
+            case .clearPing: return [LogEntry(.notice, "MQTT command: clear ping (a watcher withdrew its \"are you OK?\")")]
+            case let .onIt(name):
+                return [LogEntry(.notice, "MQTT command: \(TerminalText.quoted(name)) is on the way (shown until the next check-in)")]
+            case .peerMessage: return []
             case let .eventNotStored(failure):
                 return [LogEntry(.error, "an event for the MQTT broker was NOT stored: \(failure.message)")]
             }

@@ -137,6 +137,20 @@ public struct MQTTFeature: Reducer {
         case let .message(message):
             return receive(message, &state)
 
+        case let .peerTopicsChanged(topics):
+            let new = topics.filter { !state.peerTopics.contains($0) }
+            state.peerTopics = topics
+            guard state.connection == .connected, !new.isEmpty else { return .none }
+            return .run { [client] send in
+                if case let .failure(failure) = await client.subscribe(new) { await send(.peersSubscribed(failure)) } else {
+                    await send(.peersSubscribed(nil))
+                }
+            }
+
+        case let .peersSubscribed(failure):
+            state.peerSubscriptionProblem = failure?.message
+            return .none
+
         case let .deviceChanged(device):
             let previous = state.device
             state.device = device
@@ -235,12 +249,13 @@ public struct MQTTFeature: Reducer {
     /// status).
     private func announceAndSubscribe(_ state: State) -> Effect<Action> {
         let identity = state.identity
+        let peers = state.peerTopics
         let messages = announcement(state) + [MQTTMessage(topic: identity.availabilityTopic, payload: MQTTIdentity.online, retain: true)]
         return .run { [client] send in
             for message in messages {
                 if case let .failure(failure) = await client.publish(message) { return await send(.announced(failure)) }
             }
-            let subscribed = await client.subscribe([identity.commandFilter, identity.homeAssistantStatusTopic])
+            let subscribed = await client.subscribe([identity.commandFilter, identity.homeAssistantStatusTopic] + peers)
             if case let .failure(failure) = subscribed { await send(.announced(failure)) } else { await send(.announced(nil)) }
         }
     }
@@ -295,6 +310,9 @@ public struct MQTTFeature: Reducer {
                 for message in messages where await client.publish(message).isFailure { return }
             }
         }
+        if state.peerTopics.contains(message.topic) {
+            return .send(.delegate(.peerMessage(message)))
+        }
         let prefix = identity.baseTopic + "/cmd/"
         guard message.topic.hasPrefix(prefix) else { return .none }
         let name = String(message.topic.dropFirst(prefix.count))
@@ -312,6 +330,11 @@ public struct MQTTFeature: Reducer {
                 guard let duration = message.text.flatMap(DurationText.parse) else { return .none }
                 return .send(.delegate(.away(duration)))
             case .awayEnd: return .send(.delegate(.awayEnd))
+            case .clearPing: return .send(.delegate(.clearPing))
+            case .onIt:
+                // `command` refused any payload that is not a name.
+                guard let name = message.text else { return .none }
+                return .send(.delegate(.onIt(name)))
             }
         case let .failure(refusal):
             state.commandsRefused += 1
@@ -338,6 +361,14 @@ public struct MQTTFeature: Reducer {
         }
         if command == .away {
             return awayCommand(message)
+        }
+        if command == .onIt {
+            guard let name = message.text, !name.isEmpty, name.utf8.count <= 64,
+                  !name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+                return .failure(CommandRefusal("on_it refused: the payload must be the watcher's name (1 to 64 bytes of text), not "
+                                               + (message.text.map { TerminalText.quoted(String($0.prefix(64))) } ?? "binary data")))
+            }
+            return .success(.onIt)
         }
         guard let text = message.text, text.isEmpty || text == MQTTCommand.press else {
             return .failure(CommandRefusal("\(name) refused: the payload must be \"PRESS\" or empty, not "

@@ -24,6 +24,10 @@ extension MQTTFeature {
         /// The new connection is announced (discovery, state, `online`) and subscribed to the
         /// commands; the failure, if one of them failed.
         case announced(MQTTFailure?)
+        /// The topics a watcher hears its dependents on (their availability and state): subscribed
+        /// now if connected, and at every connection.
+        case peerTopicsChanged([String])
+        case peersSubscribed(MQTTFailure?)
         /// The device's state changed (sent by the device feature whenever it does).
         case deviceChanged(MQTTDeviceState)
         /// Something happened that automations hear of: stored, then published in order.
@@ -44,6 +48,12 @@ extension MQTTFeature {
             case away(Duration)
             /// `away_end`: end away mode.
             case awayEnd
+            /// `clear_ping`: a watcher withdrew its ping.
+            case clearPing
+            /// `on_it`: this watcher is on the way.
+            case onIt(String)
+            /// A message on a dependent's topic, for the watcher's dependents.
+            case peerMessage(MQTTInboundMessage)
             /// An event could not be stored: the store has a problem.
             case eventNotStored(StoreFailure)
         }

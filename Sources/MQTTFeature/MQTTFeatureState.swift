@@ -28,6 +28,11 @@ extension MQTTFeature {
         /// The broker refused the subscription to the commands (an ACL): they cannot arrive.
         public var subscriptionProblem: String?
 
+        /// A watcher's dependents' topics (their availability and state).
+        public var peerTopics: [String] = []
+        /// The broker refused the subscription to a dependent's topics (an ACL).
+        public var peerSubscriptionProblem: String?
+
         /// The device's state as the device feature last told it.
         public var device: MQTTDeviceState?
         /// What `<base>/state` holds from this connection; nil until published on it.

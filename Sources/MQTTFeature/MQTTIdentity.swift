@@ -64,6 +64,10 @@ public enum MQTTCommand: String, Hashable, Sendable, CaseIterable {
     case away
     /// Ends away mode now: a fresh countdown starts.
     case awayEnd = "away_end"
+    /// A watcher withdraws its `ask_if_ok`: the ping raised on the device is no longer pending.
+    case clearPing = "clear_ping"
+    /// A watcher is on the way: the payload is the watcher's name (docs/dependents.md).
+    case onIt = "on_it"
 
     /// What Home Assistant's button publishes (`payload_press`); an empty payload works too.
     public static let press = "PRESS"

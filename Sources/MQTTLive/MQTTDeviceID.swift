@@ -9,7 +9,7 @@ public enum MQTTDeviceID {
     public static func derived(machineIDPath: String = "/etc/machine-id") -> String {
         let text = (try? readRegularFile(machineIDPath, limit: 4096).get()).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let machineID = text.filter(\.isHexDigit)
-        guard machineID.count >= 32 else { return hostName() }
+        guard machineID.count >= 32 else { return currentHostName() ?? "lifesignal" }
         return String(hash("lifesignal-mqtt:" + machineID), radix: 16).leftPadded(to: 16).suffix(12).description
     }
 
@@ -23,16 +23,6 @@ public enum MQTTDeviceID {
         return value
     }
 
-    /// The host name, reduced to what a device id may hold (letters, digits, '-', '_', '.').
-    static func hostName() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "lifesignal" }
-        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let kept = String(name.unicodeScalars.filter { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar))
-        }.prefix(64))
-        return kept.isEmpty ? "lifesignal" : kept
-    }
 }
 
 extension String {

@@ -24,18 +24,19 @@ final class DependentsListTests: DependentsTestCase {
         await store.receive(.delegate(.contactsUpdated))
         XCTAssertEqual(stored.contents.withLock { $0.entries }, [mum])
 
-        store.send(.add(code, name: "mum")) { $0.error = "Mum is already a dependent: choose another name with --name" }
-        store.send(.add(code, name: "Other")) { $0.error = "this code is Mum's, who is already a dependent" }
-        store.send(.add(PairingCode(source: .backend(id: "dev-1"), name: "Gran", heartbeat: .seconds(90)), name: nil)) {
-            $0.error = "the code is for the LifeSignal backend, and this device has no [uplink]: add [uplink] to its config"
-        }
+        store.send(.add(code, name: "mum"))
+
+        await receiveError(store, "Mum is already a dependent: choose another name with --name")
+        store.send(.add(code, name: "Other"))
+        await receiveError(store, "this code is Mum's, who is already a dependent")
+        store.send(.add(PairingCode(source: .backend(id: "dev-1"), name: "Gran", heartbeat: .seconds(90)), name: nil))
+        await receiveError(store, "the code is for the LifeSignal backend, and this device has no [uplink]: add [uplink] to its config")
         stored.failure.withLock { $0 = StoreFailure(.full, "the disk is full") }
         let grandpa = PairingCode(source: .mqtt(baseTopic: "lifesignal/grandpa"), name: "Grandpa", heartbeat: .seconds(90))
         store.send(.add(grandpa, name: nil))
         await store.receive(.added(DependentEntry(name: "Grandpa", source: grandpa.source, heartbeat: .seconds(90)),
-                                   StoreFailure(.full, "the disk is full"))) {
-            $0.error = "Grandpa was not added: the disk is full"
-        }
+                                   StoreFailure(.full, "the disk is full")))
+        await receiveError(store, "Grandpa was not added: the disk is full")
         XCTAssertEqual(store.state.dependents.map(\.entry.name), ["Mum"])
         await stop(store)
     }
@@ -43,19 +44,18 @@ final class DependentsListTests: DependentsTestCase {
     func testAnMQTTCodeOnAWatcherWithoutABrokerIsRefused() async {
         let store = makeStore(mqtt: false)
         await appear(store, stored: [])
-        store.send(.add(PairingCode(source: .mqtt(baseTopic: "lifesignal/mum"), name: "Mum", heartbeat: .seconds(90)), name: nil)) {
-            $0.error = "the code is for MQTT, and this device has no [mqtt] broker: add [mqtt] to its config"
-        }
+        store.send(.add(PairingCode(source: .mqtt(baseTopic: "lifesignal/mum"), name: "Mum", heartbeat: .seconds(90)), name: nil))
+        await receiveError(store, "the code is for MQTT, and this device has no [mqtt] broker: add [mqtt] to its config")
         await stop(store)
     }
 
     func testRemovingForgetsThemButNotThoseInTheConfig() async {
         let store = makeStore(configured: [Self.dad])
         await appear(store, stored: [Self.mum])
-        store.send(.remove(name: "dad")) {
-            $0.error = "Dad is in the config file ([[dependents]]): remove them there and restart"
-        }
-        store.send(.remove(name: "Gran")) { $0.error = "no dependent is called \"Gran\"; there are: Dad, Mum" }
+        store.send(.remove(name: "dad"))
+        await receiveError(store, "Dad is in the config file ([dependents.<name>]): remove them there and restart")
+        store.send(.remove(name: "Gran"))
+        await receiveError(store, "no dependent is called \"Gran\"; there are: Dad, Mum")
         store.send(.remove(name: "mum"))
         await store.receive(.removed(name: "Mum", nil)) {
             $0.dependents = [Dependent(entry: Self.dad)]
@@ -88,9 +88,8 @@ final class DependentsListTests: DependentsTestCase {
         XCTAssertEqual(stored.contents.withLock { $0.sortOption }, .deadline)
         stored.failure.withLock { $0 = StoreFailure(.readOnly, "the store is read-only") }
         store.send(.setSortOption(.name)) { $0.sortOption = .name }
-        await store.receive(.sortOptionSaved(StoreFailure(.readOnly, "the store is read-only"))) {
-            $0.error = "the sort order is used but was not saved (it is lost at a restart): the store is read-only"
-        }
+        await store.receive(.sortOptionSaved(StoreFailure(.readOnly, "the store is read-only")))
+        await receiveError(store, "the sort order is used but was not saved (it is lost at a restart): the store is read-only")
         await stop(store)
     }
 

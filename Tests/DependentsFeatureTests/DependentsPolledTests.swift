@@ -129,12 +129,10 @@ final class DependentsPolledTests: DependentsTestCase {
             $0.lastPolled["healthchecks"] = Self.start.uptime
             $0.dependents[0].problem = "healthchecks does not list \"uncle-check-in\""
         }
-        store.send(.ping(name: "Shed")) {
-            $0.error = "Shed is watched through healthchecks, which cannot carry a ping or \"I'm on it\""
-        }
-        store.send(.buttonPressed) {
-            $0.error = "nobody to ping: no dependent whose source carries a ping (healthchecks does not)"
-        }
+        store.send(.ping(name: "Shed"))
+        await receiveError(store, "Shed is watched through healthchecks, which cannot carry a ping or \"I'm on it\"")
+        store.send(.buttonPressed)
+        await receiveError(store, "nobody to ping: no dependent whose source carries a ping (healthchecks does not)")
         await stop(store)
     }
 }

@@ -86,6 +86,11 @@ class DependentsTestCase: ReducerTestCase {
         await store.receive(.pollDue)
     }
 
+    /// The seed's `setError`: what was asked for failed, and the error says so.
+    func receiveError(_ store: TestStore<DependentsFeature>, _ message: String) async {
+        await store.receive(.setError(message)) { $0.error = message }
+    }
+
     func stop(_ store: TestStore<DependentsFeature>) async {
         store.send(.stop)
         await store.finish()
