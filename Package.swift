@@ -186,7 +186,7 @@ let package = Package(
         .module("DeviceControl", ["DeviceFeature", "CheckInFeature", "NotificationsFeature", "UploadFeature", "HeartbeatFeature",
                                   "HealthchecksSyncFeature", "MQTTFeature", "UplinkClient", "CheckInModels", "CheckInStoreClient",
                                   "ComposableCore", "ControlProtocol", "DeviceClock",
-                                  "LEDDriver"]),
+                                  "LEDDriver", "DependentsFeature"]),
         .module("ControlProtocol", ["CheckInModels", "JSONCoding"]),
         .module("ControlSocket", ["LinuxIO", "CheckInModels"]),
         .module("DeviceRuntime", [

@@ -30,6 +30,17 @@ public struct ControlRequest: Codable, Hashable, Sendable {
         case awayList = "away-list"
         /// Set a simulated input (`line`: mains, low_battery; `active`).
         case simInput = "sim-input"
+        /// A watcher's dependents (`name`: one of them, for `dependents show`).
+        case dependents
+        /// Add a dependent by pairing code (`code`, optionally `name`).
+        case dependentsAdd = "dependents-add"
+        case dependentsRemove = "dependents-remove"
+        case dependentsPing = "dependents-ping"
+        case dependentsClearPing = "dependents-clear-ping"
+        /// "I'm on it" to one dependent.
+        case dependentsOnIt = "dependents-on-it"
+        /// Sort the list (`sort`: status, name, deadline), kept in the store.
+        case dependentsSort = "dependents-sort"
     }
 
     public var command: Command
@@ -51,6 +62,12 @@ public struct ControlRequest: Codable, Hashable, Sendable {
     /// `sim-input`: which input, and its level.
     public var line: String?
     public var active: Bool?
+    /// `dependents-*`: the dependent's name (`dependents-add`: the name to show them by).
+    public var name: String? = nil
+    /// `dependents-add`: the pairing code from `lifesignalctl pair` on their device.
+    public var code: String? = nil
+    /// `dependents-sort`: status, name or deadline.
+    public var sort: String? = nil
 
     public init(_ command: Command, limit: Int? = nil, interval: String? = nil, reminder: String? = nil, hold: String? = nil,
                 notificationID: String? = nil, type: String? = nil, unreadOnly: Bool? = nil, until: String? = nil,

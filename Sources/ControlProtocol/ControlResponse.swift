@@ -14,6 +14,8 @@ public struct ControlResponse: Codable, Hashable, Sendable {
     public var away: AwayReport? = nil
     /// `away-list`: the away periods, newest first.
     public var awayPeriods: [AwayPeriodReport]? = nil
+    /// `dependents` and its subcommands: the watcher's dependents as they now are.
+    public var dependents: DependentsReport? = nil
 
     public init(ok: Bool = true, error: String? = nil, status: StatusReport? = nil, checkIn: CheckInReport? = nil,
                 history: [CheckInReport]? = nil, settings: SettingsReport? = nil, queue: QueueReport? = nil,
@@ -95,6 +97,12 @@ public struct StatusReport: Codable, Hashable, Sendable {
     public var buzzer: BuzzerReport? = nil
     /// The MQTT broker connection; nil without `[mqtt]`.
     public var mqtt: MQTTReport? = nil
+    /// person, watcher, both (nil from a daemon that predates watchers).
+    public var role: String? = nil
+    /// A watcher said "I'm on it" since the last check-in: who.
+    public var helpComing: String? = nil
+    /// A watcher's dependents; nil on a person's device.
+    public var dependents: DependentsReport? = nil
 
     public init(phase: String, indicator: String, lastCheckIn: CheckInReport?, deadline: String?, secondsLeft: Int64?,
                 settings: SettingsReport, leds: [LEDReport], queueDepth: Int, error: String?, isCheckingIn: Bool,

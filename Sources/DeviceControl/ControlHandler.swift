@@ -14,6 +14,7 @@ public final class ControlHandler {
     let waiters: ActionWaiters<DeviceFeature.Action>
     let context: ControlContext
     let notifications: NotificationsControl
+    let dependents: DependentsControl
     static let answerTimeout = Duration.seconds(10)
 
     public init(store: Store<DeviceFeature>, waiters: ActionWaiters<DeviceFeature.Action>, context: ControlContext) {
@@ -22,6 +23,7 @@ public final class ControlHandler {
         self.context = context
         notifications = NotificationsControl(store: store, waiters: waiters, clock: context.clock,
                                              hasUplink: context.reports.hasBackend)
+        dependents = DependentsControl(store: store, waiters: waiters, clock: context.clock)
     }
 
     public func handle(_ line: String) async -> String {
@@ -78,6 +80,8 @@ public final class ControlHandler {
             return await notifications.handle(request)
         case .pings:
             return ControlResponse(pings: await context.reports.pings(store.state))
+        case .dependents, .dependentsAdd, .dependentsRemove, .dependentsPing, .dependentsClearPing, .dependentsOnIt, .dependentsSort:
+            return await dependents.handle(request)
         case .alertSend:
             guard store.state.checkIn.alert.settings != nil else {
                 return .failure("alerts are off on this device ([alert] enabled = false)")

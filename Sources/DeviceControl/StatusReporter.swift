@@ -74,6 +74,9 @@ public final class StatusReporter {
         report.power = power(state)
         report.buzzer = buzzer.map { BuzzerReport(signal: state.buzzer?.rawValue, on: $0.isOn, beeps: $0.beeps) }
         report.mqtt = await mqttReport(state)
+        report.role = state.role.rawValue
+        report.helpComing = state.helpComing?.name
+        report.dependents = state.dependents.map { DependentsReport($0, role: state.role) }
         return report
     }
 

@@ -33,6 +33,8 @@ extension DeviceFeature {
             return .send(.dependents(.onAppear))
         case .stopping where state.dependents != nil:
             return .send(.dependents(.stop))
+        case .dismissMessages where state.dependents?.error != nil:
+            return .send(.dependents(.setError(nil)))
         case let .dependents(.delegate(.subscriptionsChanged(topics))) where state.mqtt != nil:
             return .send(.mqtt(.peerTopicsChanged(topics)))
         case let .mqtt(.delegate(.peerMessage(message))) where state.dependents != nil:

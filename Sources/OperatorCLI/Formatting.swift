@@ -61,6 +61,12 @@ enum Formatting {
         if let alert = status.alert { lines.append(contentsOf: Self.alert(alert)) }
         lines.append(contentsOf: dailyLife(status))
         if let pings = status.pings, !pings.pending.isEmpty { lines.append(pendingPings(pings)) }
+        if let helpComing = status.helpComing { lines.append("\(helpComing) is on the way (said \"I'm on it\")") }
+        if let dependents = status.dependents {
+            let counts = Dictionary(grouping: dependents.dependents, by: \.status).mapValues(\.count)
+            let words = counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            lines.append("Watching \(dependents.dependents.count) (\(words.isEmpty ? "nobody yet" : words)): lifesignalctl dependents")
+        }
         if let mqtt = status.mqtt { lines.append(contentsOf: Self.mqtt(mqtt)) }
         if !status.wallClockSynchronized { lines.append("Note: the wall clock is not synchronised (no NTP yet)") }
         return lines.joined(separator: "\n")
