@@ -18,7 +18,7 @@ struct Dependents: ParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run() throws {
-            try options.showDependents(ControlRequest(.dependents))
+            try options.showDependents(ControlRequest(.dependents, name: nil))
         }
     }
 
@@ -98,7 +98,7 @@ struct Dependents: ParsableCommand {
         }
 
         func run() throws {
-            try options.showDependents(ControlRequest(.dependentsSort, sort: option.lowercased()))
+            try options.showDependents(ControlRequest(.dependentsSort, name: nil, sort: option.lowercased()))
         }
     }
 }
@@ -112,8 +112,8 @@ extension CommonOptions {
 }
 
 extension ControlRequest {
-    init(_ command: Command, name: String? = nil, code: String? = nil, sort: String? = nil) {
-        self.init(command)
+    init(_ command: Command, name: String?, code: String? = nil, sort: String? = nil) {
+        self.init(command, limit: nil)
         self.name = name
         self.code = code
         self.sort = sort

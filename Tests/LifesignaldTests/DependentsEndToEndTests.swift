@@ -1,0 +1,145 @@
+import ControlProtocol
+import Foundation
+import TestSupport
+import XCTest
+
+/// A person's device and a watcher, two real daemons on one real Mosquitto on 127.0.0.1: the
+/// watcher's LEDs follow the person's state, its press says "I'm on it" on the person's device,
+/// its ping lights the person's device and their press answers it, its sort order survives a
+/// restart, and a killed person's device turns silent after the heartbeat allowance.
+final class DependentsEndToEndTests: XCTestCase {
+    static func person(port: UInt16) throws -> DaemonHarness {
+        try DaemonHarness(interval: "8s", reminder: "3s", config: """
+
+            [mqtt]
+            host = "127.0.0.1"
+            port = \(port)
+            device_id = "mum"
+            keep_alive = "5s"
+            retry_max = "1s"
+            """)
+    }
+
+    static func watcher(port: UInt16, storePath: String? = nil) throws -> DaemonHarness {
+        try DaemonHarness(config: """
+
+            [mqtt]
+            host = "127.0.0.1"
+            port = \(port)
+            device_id = "kitchen"
+            keep_alive = "5s"
+            retry_max = "1s"
+
+            [device]
+            role = "watcher"
+            name = "Anna"
+
+            [dependents]
+            confirmation_window = "2s"
+
+            [dependents.mum]
+            name = "Mum"
+            mqtt = "lifesignal/mum"
+            heartbeat = "2s"
+            """, storePath: storePath)
+    }
+
+    func dependents(_ watcher: DaemonHarness) throws -> DependentsReport {
+        let result = try watcher.ctl(["dependents", "--json"])
+        guard result.exitCode == 0 else { throw HarnessError("dependents failed: \(result.standardError)") }
+        return try JSONDecoder().decode(DependentsReport.self, from: Data(result.standardOutput.utf8))
+    }
+
+    func mum(_ watcher: DaemonHarness) throws -> DependentItemReport? {
+        try dependents(watcher).dependents.first { $0.name == "Mum" }
+    }
+
+    func testTheWatcherFollowsThePersonAnswersPingsSaysImOnItAndHearsSilence() throws {
+        let broker = try MosquittoBroker()
+        let person = try Self.person(port: broker.port)
+        try person.start()
+        try person.waitForMQTT("connected")
+        let watcher = try Self.watcher(port: broker.port)
+        try watcher.start()
+        try watcher.waitForMQTT("connected")
+
+        // The person checks in: the watcher's glance is calm.
+        XCTAssertEqual(try person.ctl(["check-in"]).exitCode, 0)
+        try watcher.waitUntil("the watcher shows Mum checked in") {
+            try self.mum(watcher)?.status == "checked_in" && watcher.status().indicator == "dependents_ok"
+        }
+        XCTAssertEqual(try watcher.status().role, "watcher")
+
+        // The person goes overdue: the watcher's LEDs say so.
+        try watcher.waitUntil("the watcher shows Mum overdue", timeout: 30) {
+            try watcher.status().indicator == "dependent_overdue"
+        }
+        XCTAssertEqual(try person.status().phase, "overdue")
+
+        // The watcher's press: "I'm on it", shown on the person's device.
+        XCTAssertEqual(try watcher.ctl(["sim", "press"]).exitCode, 0)
+        try person.waitUntil("the person's device shows Anna is on the way") {
+            let status = try person.status()
+            return status.helpComing == "Anna" && status.indicator == "help_coming"
+        }
+        XCTAssertEqual(try mum(watcher)?.onItSent, true)
+
+        // The person checks in: calm on both, and the "on it" is over.
+        XCTAssertEqual(try person.ctl(["check-in"]).exitCode, 0)
+        try watcher.waitUntil("the watcher is calm again") { try watcher.status().indicator == "dependents_ok" }
+        XCTAssertNil(try person.status().helpComing)
+
+        // A ping from the watcher lights the person's device; their press answers it, which the watcher shows.
+        let pinged = try watcher.ctl(["dependents", "ping", "mum"])
+        XCTAssertEqual(pinged.exitCode, 0, pinged.standardError)
+        try person.waitUntil("the person's device asks \"are you OK?\"") { try person.status().indicator == "ping_pending" }
+        try watcher.waitUntil("the watcher sees the ping pending") { try self.mum(watcher)?.pingPending == true }
+        XCTAssertEqual(try person.ctl(["sim", "press"]).exitCode, 0)
+        try watcher.waitUntil("the watcher shows the answer") {
+            let mum = try self.mum(watcher)
+            return mum?.pingAnsweredAt != nil && mum?.pingSentAt == nil && mum?.pingPending == false
+        }
+
+        // The sort order survives a restart of the watcher.
+        XCTAssertEqual(try watcher.ctl(["dependents", "sort", "deadline"]).exitCode, 0)
+        XCTAssertEqual(watcher.stop(), 0)
+        try watcher.start()
+        XCTAssertEqual(try dependents(watcher).sort, "deadline")
+        try watcher.waitForMQTT("connected")
+        try watcher.waitUntil("the restarted watcher hears Mum again") { try self.mum(watcher)?.online == true }
+
+        // The person's device is killed: the broker's last will says offline, and after the
+        // heartbeat allowance the watcher shows Mum silent.
+        person.killHard()
+        try watcher.waitUntil("the watcher shows Mum silent") {
+            try self.mum(watcher)?.status == "silent" && watcher.status().indicator == "dependent_silent"
+        }
+        XCTAssertEqual(watcher.stop(), 0)
+    }
+
+    func testAPersonsDeviceRefusesDependentsRequestsAndAWatcherRefusesUnknownNamesAndBadCodes() throws {
+        let broker = try MosquittoBroker()
+        let person = try Self.person(port: broker.port)
+        try person.start()
+        let refused = try person.ctl(["dependents"])
+        XCTAssertEqual(refused.exitCode, 1)
+        XCTAssertTrue(refused.standardError.contains("this is a person's device ([device] role = \"person\")"), refused.standardError)
+        XCTAssertEqual(person.stop(), 0)
+
+        let watcher = try Self.watcher(port: broker.port)
+        try watcher.start()
+        let unknown = try watcher.ctl(["dependents", "ping", "Dad"])
+        XCTAssertEqual(unknown.exitCode, 1)
+        XCTAssertTrue(unknown.standardError.contains("no dependent is called \"Dad\"; there are: Mum"), unknown.standardError)
+        let badCode = try watcher.ctl(["dependents", "add", "hello\u{1B}[2J"])
+        XCTAssertEqual(badCode.exitCode, 1)
+        XCTAssertTrue(badCode.standardError.contains("is not a pairing code"), badCode.standardError)
+        XCTAssertFalse(badCode.standardError.contains("\u{1B}"), "control characters from the argument are escaped")
+        let configured = try watcher.ctl(["dependents", "remove", "Mum"])
+        XCTAssertEqual(configured.exitCode, 1)
+        XCTAssertTrue(configured.standardError.contains("is in the config file"), configured.standardError)
+        let badSort = try watcher.ctl(["dependents", "sort", "age"])
+        XCTAssertEqual(badSort.exitCode, 64)
+        XCTAssertEqual(watcher.stop(), 0)
+    }
+}
