@@ -139,6 +139,10 @@ extension ConfigLoader {
                     patterns[indicator] = LEDLanguage.identifyPattern(over: names)
                     continue
                 }
+                if indicator.standIn != nil, !missing.isEmpty {
+                    // Newer than many boards' configs too: shown as its stand-in is (below).
+                    continue
+                }
                 if missing.isEmpty {
                     patterns[indicator] = standard
                 } else {
@@ -151,6 +155,9 @@ extension ConfigLoader {
             } else {
                 complete = false
             }
+        }
+        for indicator in Indicator.allCases where patterns[indicator] == nil {
+            if let standIn = indicator.standIn, let pattern = patterns[standIn] { patterns[indicator] = pattern }
         }
         if !standardUsingMissing.isEmpty, let orderEntry {
             let list = standardUsingMissing.map { "\($0.indicator.rawValue) (uses \($0.leds.joined(separator: ", ")))" }
@@ -201,7 +208,13 @@ extension ConfigLoader {
             if let table = sections.patterns[indicator], !table.entries.isEmpty { return (table.line, table.column) }
             return orderEntry.map { ($0.value.line, $0.value.column) } ?? (1, 1)
         }
-        let shown = Indicator.allCases.filter { $0 != .starting }
+        // Indicators newer than a board's config, left to their standard pattern or stand-in, are not
+        // held against its older patterns: a config that was valid stays valid (the standard table's
+        // own indicators are told apart in LEDLanguageTests).
+        let configured = { (indicator: Indicator) in sections.patterns[indicator]?.entries.isEmpty == false }
+        let shown = Indicator.allCases.filter { indicator in
+            indicator != .starting && (indicator.standIn == nil || configured(indicator))
+        }
         var valid = true
         var seen: [(indicator: Indicator, visible: [String: Waveform])] = []
         for indicator in shown {

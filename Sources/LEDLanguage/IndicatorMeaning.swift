@@ -32,6 +32,21 @@ extension Indicator {
         }
     }
 
+    /// On a board whose LEDs cannot draw the standard pattern and whose config predates the
+    /// indicator, it is shown as this one is: "help is coming" as overdue, a watcher's glance as the
+    /// person's own indicator of the same urgency. Nil: the config must give a pattern.
+    public var standIn: Indicator? {
+        switch self {
+        case .helpComing, .dependentHelpAlert, .dependentOverdue: .overdue
+        case .dependentSilent: .lastChance
+        case .dependentReminder: .reminder
+        case .dependentsUnknown: .neverCheckedIn
+        case .dependentsOK: .checkedIn
+        case .pingConfirm: .alertCancelWindow
+        default: nil
+        }
+    }
+
     /// How much the indicator asks of the person, which sets how fast it may blink (urgent faster
     /// than attention; `LEDLanguageTests` checks the standard patterns).
     public var urgency: Urgency {

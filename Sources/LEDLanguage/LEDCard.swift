@@ -9,8 +9,15 @@ public enum LEDCard {
     /// the rest.
     public static let order: [Indicator] = [
         .checkedIn, .reminder, .lastChance, .overdue, .acknowledged, .neverCheckedIn, .pingPending,
-        .alertCancelWindow, .alertSending, .alertDelivered, .longPress, .fault, .away, .onBattery,
+        .alertCancelWindow, .alertSending, .alertDelivered, .helpComing, .longPress, .fault, .away, .onBattery,
         .checkedInNotUploaded, .reminderNotUploaded, .identify, .starting,
+    ]
+
+    /// A watcher's card (`[device] role = "watcher"`): its glance, loudest first, then what it
+    /// shares with a person's device.
+    public static let watcherOrder: [Indicator] = [
+        .dependentHelpAlert, .dependentOverdue, .dependentSilent, .dependentReminder, .dependentsUnknown, .dependentsOK,
+        .pingConfirm, .fault, .identify, .starting,
     ]
 
     /// Characters per line of a meaning; every meaning fits in two lines (a test checks it).
@@ -20,7 +27,8 @@ public enum LEDCard {
     static let window = Duration.seconds(3)
 
     /// The card as SVG for `language` (A4 portrait).
-    public static func svg(_ language: LEDLanguage, title: String = "What the lights on the LifeSignal button mean") -> String {
+    public static func svg(_ language: LEDLanguage, title: String = "What the lights on the LifeSignal button mean",
+                           order: [Indicator] = order) -> String {
         let width = 794, rowHeight = 68, top = 160
         let height = top + order.count * rowHeight + 60
         var out = """
@@ -28,7 +36,9 @@ public enum LEDCard {
             font-family="DejaVu Sans, Arial, sans-serif">
             <rect width="100%" height="100%" fill="white"/>
             <text x="40" y="56" font-size="26" font-weight="bold">\(escaped(title))</text>
-            <text x="40" y="84" font-size="14">One press says "I'm OK". Hold the button for 3 seconds to ask for help.</text>
+            <text x="40" y="84" font-size="14">\(escaped(order.contains(.dependentOverdue) && !order.contains(.checkedIn)
+                ? "A press says \"I'm on it\" to whoever needs someone, or pings everyone when all is well."
+                : "One press says \"I'm OK\". Hold the button for 3 seconds to ask for help."))</text>
             <text x="40" y="104" font-size="14">Each row shows what the three lights do over 3 seconds; black = the light is on.</text>
             <text x="40" y="124" font-size="14">Left = green (G), middle = amber (A), right = red (R), as on the device.</text>
 

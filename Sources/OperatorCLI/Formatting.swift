@@ -33,7 +33,10 @@ enum Formatting {
     static func status(_ status: StatusReport) -> String {
         var lines: [String] = []
         var headline = phaseTitles[status.phase] ?? status.phase
-        if let seconds = status.secondsLeft, let deadline = status.deadline {
+        if status.role == "watcher", let dependents = status.dependents {
+            // A watcher has no countdown of its own: its headline is the glance.
+            headline = "Watcher \(dependents.watcher): " + (dependents.loudest.map { "the loudest is \($0)" } ?? "nobody to watch yet")
+        } else if let seconds = status.secondsLeft, let deadline = status.deadline {
             headline += seconds > 0
                 ? " · deadline \(relative(seconds: seconds)) (\(localTime(deadline)))"
                 : " · deadline was \(relative(seconds: seconds)) (\(localTime(deadline)))"

@@ -19,12 +19,28 @@ struct LEDCardCommand: ParsableCommand {
     var config: String?
     @Flag(name: .long, help: "Draw the standard patterns, whatever the configuration says (docs/led-card.svg).")
     var standard = false
+    @Flag(name: .long, help: "With --standard: a watcher's card (docs/led-card-watcher.svg).")
+    var watcher = false
+
+    static let watcherTitle = "What the lights on the LifeSignal watcher mean"
 
     func run() throws {
-        if standard { return print(LEDCard.svg(.standard), terminator: "") }
+        if standard {
+            return print(watcher ? LEDCard.svg(.standard, title: Self.watcherTitle, order: LEDCard.watcherOrder) : LEDCard.svg(.standard),
+                         terminator: "")
+        }
         switch ConfigSource.load(explicitPath: config, environment: ProcessEnvironment.current) {
         case let .success(loaded):
-            print(LEDCard.svg(loaded.configuration.ledLanguage), terminator: "")
+            let configuration = loaded.configuration
+            // A watcher's card shows its glance; one that is both gets every row.
+            switch configuration.device.role {
+            case .person: print(LEDCard.svg(configuration.ledLanguage), terminator: "")
+            case .watcher: print(LEDCard.svg(configuration.ledLanguage, title: Self.watcherTitle, order: LEDCard.watcherOrder),
+                                 terminator: "")
+            case .both: print(LEDCard.svg(configuration.ledLanguage, order: LEDCard.order + LEDCard.watcherOrder.filter {
+                !LEDCard.order.contains($0)
+            }), terminator: "")
+            }
         case let .failure(failure):
             printToStandardError(failure.message)
             throw ExitCode(78)

@@ -403,7 +403,7 @@ final class DeviceConfigurationTests: XCTestCase {
             """), [
                 "/etc/lifesignal/lifesignald.toml:1:1: buton: unknown table [buton]; known tables are check_in, button, gpio, "
                     + "leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert, healthchecks, mqtt, away, "
-                    + "quiet_hours, buzzer, power; did you mean 'button'?",
+                    + "quiet_hours, buzzer, power, device, dependents; did you mean 'button'?",
                 "/etc/lifesignal/lifesignald.toml:4:1: button.debounse: unknown key; [button] may contain debounce, long_press, "
                     + "line, active_low, bias; did you mean 'debounce'?",
                 "/etc/lifesignal/lifesignald.toml:6:1: leds.green.color: unknown key; [leds.green] may contain colour, line, "
@@ -411,7 +411,8 @@ final class DeviceConfigurationTests: XCTestCase {
                 "/etc/lifesignal/lifesignald.toml:7:1: patterns.checkedin: unknown indicator 'checkedin'; indicators are starting, "
                     + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press, ping_pending, "
                     + "alert_cancel_window, alert_sending, alert_delivered, checked_in_not_uploaded, reminder_not_uploaded, last_chance, away, on_battery, "
-                    + "identify; "
+                    + "identify, help_coming, dependent_help_alert, dependent_overdue, dependent_silent, dependent_reminder, dependents_unknown, "
+                    + "dependents_ok, ping_confirm; "
                     + "did you mean 'checked_in'?",
                 "/etc/lifesignal/lifesignald.toml:8:1: leds.gren: there is no LED 'gren' in leds.order (green, amber, red); "
                     + "add it to leds.order or remove this table; did you mean 'green'?",
@@ -426,8 +427,8 @@ final class DeviceConfigurationTests: XCTestCase {
             "/etc/lifesignal/lifesignald.toml:2:1: levl: every key must be under a [table] header; did you mean 'log.level'?",
             "/etc/lifesignal/lifesignald.toml:3:1: leds.green.extra: unknown table [leds.green.extra]; tables are check_in, "
                 + "button, gpio, leds, patterns, feedback, store, control, simulator, log, developer, uplink, alert, healthchecks, mqtt, "
-                + "away, quiet_hours, buzzer, power, leds.<LED name> "
-                + "and patterns.<indicator>",
+                + "away, quiet_hours, buzzer, power, device, dependents, leds.<LED name>, "
+                + "patterns.<indicator> and dependents.<name>",
         ])
     }
 
@@ -563,7 +564,8 @@ final class DeviceConfigurationTests: XCTestCase {
                 "/etc/lifesignal/lifesignald.toml:10:1: patterns.sleeping: unknown indicator 'sleeping'; indicators are starting, "
                     + "never_checked_in, checked_in, reminder, overdue, fault, acknowledged, long_press, ping_pending, "
                     + "alert_cancel_window, alert_sending, alert_delivered, checked_in_not_uploaded, reminder_not_uploaded, last_chance, away, on_battery, "
-                    + "identify",
+                    + "identify, help_coming, dependent_help_alert, dependent_overdue, dependent_silent, dependent_reminder, dependents_unknown, "
+                    + "dependents_ok, ping_confirm",
             ])
     }
 

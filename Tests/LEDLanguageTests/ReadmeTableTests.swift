@@ -30,7 +30,15 @@ final class ReadmeTableTests: XCTestCase {
     func testTheCommittedLEDCardIsTheOneTheCodeDraws() throws {
         let committed = try String(contentsOf: Self.root.appendingPathComponent("docs/led-card.svg"), encoding: .utf8)
         XCTAssertEqual(committed, LEDCard.svg(.standard), "docs/led-card.svg differs from the code: run scripts/led-card")
-        for indicator in Indicator.allCases {
+        let watcher = try String(contentsOf: Self.root.appendingPathComponent("docs/led-card-watcher.svg"), encoding: .utf8)
+        XCTAssertEqual(watcher, LEDCard.svg(.standard, title: "What the lights on the LifeSignal watcher mean", order: LEDCard.watcherOrder),
+                       "docs/led-card-watcher.svg differs from the code: run scripts/led-card")
+        for indicator in LEDCard.watcherOrder {
+            for line in LEDCard.wrapped(indicator.meaning, width: LEDCard.lineWidth) {
+                XCTAssertTrue(watcher.contains(">\(LEDCardText.escaped(line))<"), "the watcher's card explains \(indicator.rawValue)")
+            }
+        }
+        for indicator in LEDCard.order {
             for line in LEDCard.wrapped(indicator.meaning, width: LEDCard.lineWidth) {
                 XCTAssertTrue(committed.contains(">\(LEDCardText.escaped(line))<"), "the card explains \(indicator.rawValue): \(line)")
             }
@@ -38,8 +46,11 @@ final class ReadmeTableTests: XCTestCase {
     }
 
     func testTheCardShowsEveryIndicatorOnceEachMeaningFitsItsRowAndNoneNeedsColourToBeToldApart() {
-        XCTAssertEqual(LEDCard.order.count, Indicator.allCases.count)
-        XCTAssertEqual(Set(LEDCard.order), Set(Indicator.allCases))
+        // A person's card and a watcher's card: between them every indicator, each once per card.
+        XCTAssertEqual(Set(LEDCard.order).count, LEDCard.order.count)
+        XCTAssertEqual(Set(LEDCard.watcherOrder).count, LEDCard.watcherOrder.count)
+        XCTAssertEqual(Set(LEDCard.order + LEDCard.watcherOrder), Set(Indicator.allCases))
+        XCTAssertFalse(LEDCard.order.contains(.dependentOverdue), "a person's card has no watcher rows")
         for indicator in Indicator.allCases {
             XCTAssertLessThanOrEqual(LEDCard.wrapped(indicator.meaning, width: LEDCard.lineWidth).count, 2, indicator.meaning)
         }

@@ -90,7 +90,7 @@ final class CommandTests: MQTTTestCase {
             (MQTTInboundMessage(topic: "lifesignal/hall/cmd/identify", payload: [0xFF, 0x00]),
              "identify refused: the payload must be \"PRESS\" or empty, not binary data"),
             (message("self_destruct"),
-             #"unknown command "self_destruct" on "lifesignal/hall/cmd/self_destruct"; commands are ask_if_ok, identify, check_in, away, away_end"#),
+             #"unknown command "self_destruct" on "lifesignal/hall/cmd/self_destruct"; commands are ask_if_ok, identify, check_in, away, away_end, clear_ping, on_it"#),
         ]
         for (index, (refused, reason)) in cases.enumerated() {
             store.send(.message(refused)) {

@@ -67,10 +67,10 @@ final class DiscoveryTests: XCTestCase {
         XCTAssertEqual(fresh.json.text, #"{"indicator":"never_checked_in","phase":"never_checked_in","overdue":false,"#
                        + #""last_check_in":null,"last_check_in_source":null,"next_deadline":null,"help_alert":false,"#
                        + #""ping_pending":false,"fault":false,"conditions":[],"oldest_not_uploaded":null,"away":false,"away_until":null,"#
-                       + #""on_battery":false}"#)
+                       + #""on_battery":false,"on_it":null}"#)
         let away = MQTTDeviceState(indicator: .onBattery, phase: "away", awayUntil: WallTime(iso8601: "2026-11-25T18:00:00Z"),
                                    onBattery: true)
-        XCTAssertTrue(away.json.text.hasSuffix(#""away":true,"away_until":"2026-11-25T18:00:00.000Z","on_battery":true}"#),
+        XCTAssertTrue(away.json.text.hasSuffix(#""away":true,"away_until":"2026-11-25T18:00:00.000Z","on_battery":true,"on_it":null}"#),
                       away.json.text)
         let overdue = MQTTDeviceState(indicator: .fault, phase: "overdue", lastCheckIn: WallTime(iso8601: "2026-11-22T07:00:00Z"),
                                       lastCheckInSource: .mqtt, nextDeadline: WallTime(microsecondsSinceEpoch: 1_795_000_000_999_999),
