@@ -8,7 +8,8 @@
 //   client interfaces DeviceClock, GPIOClient, CheckInStoreClient, UplinkClient
 //   live clients      DeviceClockLive, GPIOSimulated (+ SimulatorTerminal), CheckInStoreLive (over
 //                     SQLiteDatabase/CSQLite), GPIOLibgpiod (over CGPIOD), UplinkLive (over libcurl/CCurl,
-//                     wire format in DeviceAPI), LinuxIO (eventfd, poll threads; over CLinuxSupport)
+//                     wire format in DeviceAPI), LinuxIO (eventfd, poll threads; over CLinuxSupport),
+//                     TerminalQRCode (over libqrencode/CQRencode, for lifesignalctl only)
 //   daemon plumbing   ControlProtocol, ControlSocket, DeviceRuntime (the composition root), OperatorCLI
 //   executables       lifesignald, lifesignalctl, lifesignal-devserver (reference backend, DevServer)
 import PackageDescription
@@ -173,6 +174,13 @@ let package = Package(
             providers: [.apt(["libmosquitto-dev"])]
         ),
         .module("MQTTLive", ["MQTTClient", "CMosquitto", "LinuxIO", "DeviceConfig", "CheckInModels"]),
+        // qrencode.h only (libqrencode-dev): lifesignalctl pair loads libqrencode with dlopen to draw
+        // the pairing code's QR code; nothing else uses it, and the daemon never maps it.
+        .systemLibrary(
+            name: "CQRencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
+        .module("TerminalQRCode", ["CQRencode", "LinuxIO"]),
 
         // MARK: Daemon plumbing and executables
         .module("LEDDriver", ["GPIOClient", "LEDLanguage"]),
@@ -194,7 +202,7 @@ let package = Package(
         .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO",
                                  "SQLiteDatabase", "CLinuxSupport", "UplinkClient", "UplinkLive", "DeviceAPI",
                                  "HealthchecksSyncFeature", "LEDLanguage", "DeviceClock", "DeviceClockLive", "MQTTClient", "MQTTLive",
-                                 "MQTTFeature", argumentParser]),
+                                 "MQTTFeature", "TerminalQRCode", argumentParser]),
         .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "DeviceLive", "LinuxIO", "SingleThreadExecutor", "CheckInModels",
                                                             "DeviceClock", "DeviceClockLive"],
                           swiftSettings: strictSettings + customExecutorSettings + noStringProcessing,
@@ -263,6 +271,7 @@ let package = Package(
         .tests("UplinkLiveTests", ["UplinkLive", "UplinkClient", "DeviceAPI", "DevServer", "CheckInModels", "TestSupport"]),
         // libmosquitto against a real mosquitto on 127.0.0.1 (TestSupport's MosquittoBroker).
         .tests("MQTTLiveTests", ["MQTTLive", "MQTTClient", "LinuxIO", "TestSupport"]),
+        .tests("TerminalQRCodeTests", ["TerminalQRCode", "LinuxIO"]),
         .tests("DevServerTests", ["DevServer", "DeviceAPI", "TestSupport"]),
         .tests("ControlProtocolTests", ["ControlProtocol", "CheckInModels", "TestSupport"]),
         .tests("ControlSocketTests", ["ControlSocket", "LinuxIO", "TestSupport"]),
