@@ -289,7 +289,7 @@ let package = Package(
                                       "LEDDriver", "LEDLanguage", "StoreHealthFeature", "UplinkClient", "UploadFeature", "TestSupport",
                                       clocks, log]),
         .tests("OperatorCLITests", ["OperatorCLI", "SQLiteDatabase", "DevServer", "ControlProtocol", "DeviceConfig", "UplinkLive",
-                                    "TestSupport"]),
+                                    "TestSupport", "CheckInModels", "TerminalQRCode", "LinuxIO", argumentParser]),
         // The `lifesignald` and `lifesignalctl` executables, run as processes (the daemon's end-to-end tests).
         .tests("LifesignaldTests", ["ControlProtocol", "ControlSocket", "CheckInStoreLive", "CheckInStoreClient",
                                     "SQLiteDatabase", "DeviceAPI", "DevServer", "CheckInModels", "TestSupport"]),

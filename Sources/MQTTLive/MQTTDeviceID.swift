@@ -24,7 +24,7 @@ public enum MQTTDeviceID {
     }
 
     /// The host name, reduced to what a device id may hold (letters, digits, '-', '_', '.').
-    static func hostName() -> String {
+    public static func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "lifesignal" }
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -18,7 +18,7 @@ public struct LifesignalCtl: ParsableCommand {
             configuration invalid.
             """,
         subcommands: [Status.self, CheckIn.self, History.self, Settings.self, Queue.self, Pings.self, Notifications.self,
-                      Alert.self, DismissError.self, Sim.self, Config.self, Doctor.self, LEDCardCommand.self, Away.self],
+                      Alert.self, DismissError.self, Sim.self, Config.self, Doctor.self, LEDCardCommand.self, Away.self, Pair.self],
         defaultSubcommand: Status.self
     )
 
