@@ -35,6 +35,7 @@ final class PairingCodeTests: XCTestCase {
 
     /// A code printed by one release is read by every later one: the format is fixed.
     func testTheWorkedExampleOfTheDocumentation() throws {
+        XCTAssertEqual(mum.payload, [0x00, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0x5A, 0x4D, 0x75, 0x6D])
         XCTAssertEqual(mum.text, "LS1-000J-6HB7-H6NN-MKBN-DMF9-3")
         XCTAssertEqual(try PairingCode(parsing: "ls1 000j 6hb7 h6nn mkbn dmf9 3"), mum)
     }
