@@ -8,7 +8,8 @@
 //   client interfaces DeviceClock, GPIOClient, CheckInStoreClient, UplinkClient
 //   live clients      DeviceClockLive, GPIOSimulated (+ SimulatorTerminal), CheckInStoreLive (over
 //                     SQLiteDatabase/CSQLite), GPIOLibgpiod (over CGPIOD), UplinkLive (over libcurl/CCurl,
-//                     wire format in DeviceAPI), LinuxIO (eventfd, poll threads; over CLinuxSupport)
+//                     wire format in DeviceAPI), LinuxIO (eventfd, poll threads; over CLinuxSupport),
+//                     TerminalQRCode (over libqrencode/CQRencode, for lifesignalctl only)
 //   daemon plumbing   ControlProtocol, ControlSocket, DeviceRuntime (the composition root), OperatorCLI
 //   executables       lifesignald, lifesignalctl, lifesignal-devserver (reference backend, DevServer)
 import PackageDescription
@@ -176,6 +177,13 @@ let package = Package(
             providers: [.apt(["libmosquitto-dev"])]
         ),
         .module("MQTTLive", ["MQTTClient", "CMosquitto", "LinuxIO", "DeviceConfig", "CheckInModels"]),
+        // qrencode.h only (libqrencode-dev): lifesignalctl pair loads libqrencode with dlopen to draw
+        // the pairing code's QR code; nothing else uses it, and the daemon never maps it.
+        .systemLibrary(
+            name: "CQRencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
+        .module("TerminalQRCode", ["CQRencode", "LinuxIO"]),
 
         // MARK: Daemon plumbing and executables
         .module("LEDDriver", ["GPIOClient", "LEDLanguage"]),
@@ -197,7 +205,7 @@ let package = Package(
         .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO",
                                  "SQLiteDatabase", "CLinuxSupport", "UplinkClient", "UplinkLive", "DeviceAPI",
                                  "HealthchecksSyncFeature", "LEDLanguage", "DeviceClock", "DeviceClockLive", "MQTTClient", "MQTTLive",
-                                 "MQTTFeature", argumentParser]),
+                                 "MQTTFeature", "TerminalQRCode", argumentParser]),
         .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "DeviceLive", "LinuxIO", "SingleThreadExecutor", "CheckInModels",
                                                             "DeviceClock", "DeviceClockLive"],
                           swiftSettings: strictSettings + customExecutorSettings + noStringProcessing,
@@ -268,6 +276,7 @@ let package = Package(
         .tests("UplinkLiveTests", ["UplinkLive", "UplinkClient", "DeviceAPI", "DevServer", "CheckInModels", "TestSupport"]),
         // libmosquitto against a real mosquitto on 127.0.0.1 (TestSupport's MosquittoBroker).
         .tests("MQTTLiveTests", ["MQTTLive", "MQTTClient", "LinuxIO", "TestSupport"]),
+        .tests("TerminalQRCodeTests", ["TerminalQRCode", "LinuxIO"]),
         .tests("DevServerTests", ["DevServer", "DeviceAPI", "TestSupport"]),
         .tests("ControlProtocolTests", ["ControlProtocol", "CheckInModels", "TestSupport"]),
         .tests("ControlSocketTests", ["ControlSocket", "LinuxIO", "TestSupport"]),
@@ -285,7 +294,7 @@ let package = Package(
                                       "LEDDriver", "LEDLanguage", "StoreHealthFeature", "UplinkClient", "UploadFeature", "TestSupport",
                                       clocks, log]),
         .tests("OperatorCLITests", ["OperatorCLI", "SQLiteDatabase", "DevServer", "ControlProtocol", "DeviceConfig", "UplinkLive",
-                                    "TestSupport"]),
+                                    "TestSupport", "CheckInModels", "TerminalQRCode", "LinuxIO", argumentParser]),
         // The `lifesignald` and `lifesignalctl` executables, run as processes (the daemon's end-to-end tests).
         .tests("LifesignaldTests", ["ControlProtocol", "ControlSocket", "CheckInStoreLive", "CheckInStoreClient",
                                     "SQLiteDatabase", "DeviceAPI", "DevServer", "CheckInModels", "TestSupport"]),

@@ -57,15 +57,16 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
-    /// The daemon carries no Foundation, no general argument parser and no Regex engine
-    /// (BENCHMARKS.md, "Memory and size"): a dependency that brings one back fails here, not in a
-    /// benchmark nobody reads.
+    /// The daemon carries no Foundation, no general argument parser, no Regex engine and no QR
+    /// code drawing (lifesignalctl pair's alone) (BENCHMARKS.md, "Memory and size"): a dependency
+    /// that brings one back fails here, not in a benchmark nobody reads.
     func testTheDaemonLinksNeitherFoundationNorTheArgumentParserNorRegex() throws {
         let binary = DaemonHarness.binaries.appendingPathComponent("lifesignald").path
         let symbols = try run("/usr/bin/nm", [binary])  // undefined ones too: debug builds link the libraries dynamically
         XCTAssertEqual(symbols.code, 0, symbols.errors)
         XCTAssertTrue(symbols.output.contains("Lifesignald"), "nm listed no symbols of the daemon itself")
-        for module in ["20FoundationEssentials", "10Foundation", "14ArgumentParser", "17_StringProcessing", "12_RegexParser"] {
+        for module in ["20FoundationEssentials", "10Foundation", "14ArgumentParser", "17_StringProcessing", "12_RegexParser",
+                       "14TerminalQRCode"] {
             let found = symbols.output.split(separator: "\n").filter { $0.contains("$s\(module)") }
             XCTAssertTrue(found.isEmpty, "lifesignald links \(module.drop { $0.isNumber }): \(found.prefix(3))")
         }
