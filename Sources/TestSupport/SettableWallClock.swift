@@ -6,7 +6,7 @@ import Synchronization
 public final class SettableWallClock: Sendable {
     private let time: Mutex<WallTime>
 
-    /// 2026-11-18T08:53:20Z unless told otherwise.
+    /// 2026-11-18T11:06:40Z unless told otherwise.
     public init(_ start: WallTime = WallTime(secondsSinceEpoch: 1_795_000_000)) {
         time = Mutex(start)
     }
