@@ -22,7 +22,7 @@ public struct DependentFacts: Hashable, Sendable {
     public var interval: Duration
     public var reminder: Duration
     public var away: AwaySpan?
-    /// Their device's latest request to the device API (server time).
+    /// Their device's latest request to the device API (server time); nil: never heard from.
     public var lastHeard: WallTime?
     /// The asking watcher's ping waits for their press.
     public var pingPending: Bool

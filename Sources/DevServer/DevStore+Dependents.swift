@@ -3,8 +3,8 @@ import DeviceAPI
 import SQLiteDatabase
 import Synchronization
 
-/// What the dev server keeps for dependents: who watches whom, when each device was last heard
-/// from, the pings a watcher withdrew, and who said "I'm on it".
+/// What the dev server keeps for dependents: who watches whom, the pings a watcher withdrew, and
+/// who said "I'm on it".
 extension DevStore {
     static let dependentsTables = """
         CREATE TABLE IF NOT EXISTS watches (
@@ -12,11 +12,6 @@ extension DevStore {
             dependent_id TEXT NOT NULL,
             since TEXT NOT NULL,
             PRIMARY KEY (watcher_id, dependent_id)
-        );
-        -- The server's time of the device's latest request to the device API.
-        CREATE TABLE IF NOT EXISTS last_heard (
-            device_id TEXT PRIMARY KEY NOT NULL,
-            at TEXT NOT NULL
         );
         -- A withdrawn ping is no longer pending for the person's device (pings keeps the ping itself).
         CREATE TABLE IF NOT EXISTS withdrawn_pings (
@@ -30,16 +25,6 @@ extension DevStore {
             at TEXT NOT NULL
         );
         """
-
-    func heard(from device: String, at time: String) throws(SQLiteError) {
-        try connection.withLock { connection throws(SQLiteError) in
-            let upsert = try connection.prepare("""
-                INSERT INTO last_heard (device_id, at) VALUES (?1, ?2) ON CONFLICT (device_id) DO UPDATE SET at = excluded.at
-                """)
-            try upsert.bind(.text(device), .text(time))
-            _ = try upsert.step()
-        }
-    }
 
     /// Idempotent: watching again keeps the first `since`.
     func watch(_ dependent: String, by watcher: String, since: String) throws(SQLiteError) {
@@ -71,8 +56,9 @@ extension DevStore {
         }
     }
 
-    /// Everything the status of `dependent`, as `watcher` sees it, is derived from.
-    func facts(about dependent: String, for watcher: String) throws(SQLiteError) -> DependentFacts {
+    /// Everything the status of `dependent`, as `watcher` sees it, is derived from, but when their
+    /// device was last heard from (the routes keep that).
+    func facts(about dependent: String, for watcher: String, lastHeard: WallTime?) throws(SQLiteError) -> DependentFacts {
         let settings = try settings(device: dependent) ?? Routes.defaultSettings
         return try connection.withLock { connection throws(SQLiteError) -> DependentFacts in
             func latest(_ table: Table) throws(SQLiteError) -> WallTime? {
@@ -88,9 +74,6 @@ extension DevStore {
                 return latest
             }
             let lastCheckIn = try latest(.checkIns)
-            let lastHeard = try connection.prepare("SELECT at FROM last_heard WHERE device_id = ?1")
-            try lastHeard.bind(.text(dependent))
-            let heard = try lastHeard.step() ? WallTime(iso8601: try lastHeard.text(at: 0)) : nil
             let pending = try connection.prepare("""
                 SELECT count(*) FROM pings WHERE device_id = ?1 AND responder_id = ?2 AND answered_at IS NULL
                     AND id NOT IN (SELECT ping_id FROM withdrawn_pings)
@@ -109,7 +92,7 @@ extension DevStore {
                 AwaySpan(from: settings.awayFrom.flatMap { WallTime(iso8601: $0) }, until: until)
             }
             return DependentFacts(lastCheckIn: lastCheckIn, lastAlert: try latest(.alerts), interval: .seconds(settings.intervalSeconds),
-                                  reminder: .seconds(settings.reminderSeconds), away: away, lastHeard: heard,
+                                  reminder: .seconds(settings.reminderSeconds), away: away, lastHeard: lastHeard,
                                   pingPending: pingPending, onIt: onItName)
         }
     }

@@ -50,7 +50,8 @@ extension Routes {
     }
 
     private func dependent(_ id: String, watcher: String) throws -> WireDependent {
-        let facts = try store.facts(about: id, for: watcher)
+        let heard = lastHeard.withLock { $0[id] }.map { max($0, startedAt) } ?? startedAt
+        let facts = try store.facts(about: id, for: watcher, lastHeard: heard)
         let (status, deadline) = DependentStatusRule.judge(facts, now: clock(), silenceAllowance: silenceAllowance)
         return WireDependent(id: id, name: names[id], status: status.rawValue, lastCheckIn: facts.lastCheckIn?.rfc3339Microseconds,
                              deadline: deadline?.rfc3339Microseconds, pingPending: facts.pingPending, onIt: facts.onIt)

@@ -19,6 +19,11 @@ final class DependentsRoutesTests: XCTestCase {
     override func setUpWithError() throws {
         directory = try TemporaryDirectory(prefix: "lifesignal-dependents")
         clock = SettableWallClock()
+        try startServer()
+    }
+
+    /// Serves (again) from the same database, on a free port.
+    func startServer() throws {
         server = try DevServer(DevServer.Options(databasePath: directory.file("server.sqlite"), tokens: Self.tokens,
                                                  names: [Self.watcher: "Anna"], clock: clock.read))
     }
@@ -119,6 +124,17 @@ final class DependentsRoutesTests: XCTestCase {
         clock.advance(.seconds(60))
         try personChecksIn()
         XCTAssertEqual(try only().status, "checked_in", "a check-in after the alert ends it")
+    }
+
+    func testAServerThatWasDownCountsSilenceFromItsOwnStart() throws {
+        _ = try call(.put, DeviceAPIPath.dependent(Self.person))
+        try personChecksIn()
+        server.stop()
+        clock.advance(.seconds(3600))
+        try startServer()
+        XCTAssertEqual(try only().status, "checked_in", "the hour the server was down is not the person's silence")
+        clock.advance(.seconds(1801))
+        XCTAssertEqual(try only().status, "silent", "30 minutes of the server's own watch without a request")
     }
 
     func testAwayModeFromTheSettingsSyncIsAway() throws {
