@@ -169,7 +169,7 @@ let package = Package(
             name: "CCurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        .module("UplinkLive", ["UplinkClient", "DeviceAPI", "CheckInModels", "CCurl", "LinuxIO"]),
+        .module("UplinkLive", ["UplinkClient", "DependentsClient", "DeviceAPI", "CheckInModels", "CCurl", "LinuxIO"]),
         // mosquitto.h only (libmosquitto-dev): no pkgConfig, whose `--libs` would link libmosquitto
         // and with it OpenSSL into every daemon. MQTTLive's `LibMosquitto` dlopens it for [mqtt].
         .systemLibrary(
@@ -273,11 +273,12 @@ let package = Package(
         .testTarget(name: "SingleThreadExecutorTests", dependencies: ["SingleThreadExecutor", "LinuxIO"],
                     swiftSettings: strictSettings + customExecutorSettings),
         .tests("DeviceAPITests", ["DeviceAPI", "CheckInModels", "TestSupport"]),
-        .tests("UplinkLiveTests", ["UplinkLive", "UplinkClient", "DeviceAPI", "DevServer", "CheckInModels", "TestSupport"]),
+        .tests("UplinkLiveTests", ["UplinkLive", "UplinkClient", "DependentsClient", "DeviceAPI", "DevServer", "CheckInModels",
+                                   "TestSupport"]),
         // libmosquitto against a real mosquitto on 127.0.0.1 (TestSupport's MosquittoBroker).
         .tests("MQTTLiveTests", ["MQTTLive", "MQTTClient", "LinuxIO", "TestSupport"]),
         .tests("TerminalQRCodeTests", ["TerminalQRCode", "LinuxIO"]),
-        .tests("DevServerTests", ["DevServer", "DeviceAPI", "TestSupport"]),
+        .tests("DevServerTests", ["DevServer", "DeviceAPI", "CheckInModels", "UplinkLive", "TestSupport"]),
         .tests("ControlProtocolTests", ["ControlProtocol", "CheckInModels", "TestSupport"]),
         .tests("ControlSocketTests", ["ControlSocket", "LinuxIO", "TestSupport"]),
         .tests("LEDDriverTests", ["LEDDriver", "LEDLanguage", "GPIOClient", "TestSupport"]),

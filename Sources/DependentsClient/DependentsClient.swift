@@ -21,13 +21,20 @@ public struct DependentsClient: Sendable {
     public var clearPing: @Sendable (_ address: String) async -> Result<Void, UplinkFailure>
     /// Tells them, and the other watchers, that `watcher` is on the way.
     public var onIt: @Sendable (_ address: String, _ watcher: String) async -> Result<Void, UplinkFailure>
+    /// Starts following them (the backend: this watcher now watches that device; healthchecks:
+    /// the check is found). An address the source does not know fails permanently, naming it.
+    public var add: @Sendable (_ address: String) async -> Result<SourcedDependent, UplinkFailure>
+    /// Stops following them; following nobody at that address already is not a failure.
+    public var remove: @Sendable (_ address: String) async -> Result<Void, UplinkFailure>
 
     public init(
         kind: String, endpoint: String,
         fetch: @escaping @Sendable () async -> Result<[String: SourcedDependent], UplinkFailure>,
         ping: @escaping @Sendable (_ address: String) async -> Result<Void, UplinkFailure>,
         clearPing: @escaping @Sendable (_ address: String) async -> Result<Void, UplinkFailure>,
-        onIt: @escaping @Sendable (_ address: String, _ watcher: String) async -> Result<Void, UplinkFailure>
+        onIt: @escaping @Sendable (_ address: String, _ watcher: String) async -> Result<Void, UplinkFailure>,
+        add: @escaping @Sendable (_ address: String) async -> Result<SourcedDependent, UplinkFailure>,
+        remove: @escaping @Sendable (_ address: String) async -> Result<Void, UplinkFailure>
     ) {
         self.kind = kind
         self.endpoint = endpoint
@@ -35,6 +42,8 @@ public struct DependentsClient: Sendable {
         self.ping = ping
         self.clearPing = clearPing
         self.onIt = onIt
+        self.add = add
+        self.remove = remove
     }
 
     /// Every call is reported as unexpected (and fails permanently): tests override what they use.
@@ -44,7 +53,9 @@ public struct DependentsClient: Sendable {
             fetch: { .failure(.unexpected("DependentsClient.fetch")) },
             ping: { _ in .failure(.unexpected("DependentsClient.ping")) },
             clearPing: { _ in .failure(.unexpected("DependentsClient.clearPing")) },
-            onIt: { _, _ in .failure(.unexpected("DependentsClient.onIt")) })
+            onIt: { _, _ in .failure(.unexpected("DependentsClient.onIt")) },
+            add: { _ in .failure(.unexpected("DependentsClient.add")) },
+            remove: { _ in .failure(.unexpected("DependentsClient.remove")) })
     }
 }
 

@@ -125,6 +125,8 @@ public struct StoredPing: Codable, Hashable, Sendable {
     public var ping: Ping
     /// When the first response to it arrived; nil while the user has not answered.
     public var answeredAt: String?
+    /// When the watcher who sent it withdrew it (`DELETE /v1/dependents/{id}/ping`).
+    public var withdrawnAt: String? = nil
 }
 
 /// A ping response as the dev server stored it (`GET /admin/ping-responses?device=ID`).

@@ -1,4 +1,4 @@
-import CheckInModels
+public import CheckInModels
 public import DeviceAPI
 import Glibc
 import LinuxIO
@@ -19,15 +19,35 @@ public final class DevServer: Sendable {
         public var faults: FaultUpdate
         /// The healthchecks project's keys (`/ping/…`, `/api/v3/…`).
         public var healthchecks: HealthchecksProject
+        /// The name the family gave each device, by device id (`GET /v1/device`, `GET /v1/dependents`).
+        public var names: [String: String]
+        /// A dependent whose device made no request for longer than this is `silent`
+        /// (`DependentStatusRule`).
+        public var silenceAllowance: Duration
+        /// The server's wall clock: what it stamps on what it receives and judges deadlines by.
+        /// Tests pass a clock they move.
+        public var clock: @Sendable () -> WallTime
 
         public init(databasePath: String, port: UInt16 = 0, tokens: [String: String], faults: FaultUpdate = FaultUpdate(),
-                    healthchecks: HealthchecksProject = HealthchecksProject()) {
+                    healthchecks: HealthchecksProject = HealthchecksProject(), names: [String: String] = [:],
+                    silenceAllowance: Duration = DependentStatusRule.defaultSilenceAllowance,
+                    clock: @escaping @Sendable () -> WallTime = DevServer.systemClock) {
             self.databasePath = databasePath
             self.port = port
             self.tokens = tokens
             self.faults = faults
             self.healthchecks = healthchecks
+            self.names = names
+            self.silenceAllowance = silenceAllowance
+            self.clock = clock
         }
+    }
+
+    /// CLOCK_REALTIME.
+    @Sendable public static func systemClock() -> WallTime {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return WallTime(microsecondsSinceEpoch: Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000)
     }
 
     public let port: UInt16
@@ -45,7 +65,8 @@ public final class DevServer: Sendable {
         }
         var plan = FaultPlan()
         plan.apply(options.faults)
-        let routes = Routes(store: store, tokens: options.tokens, plan: plan, healthchecks: options.healthchecks)
+        let routes = Routes(store: store, tokens: options.tokens, plan: plan, healthchecks: options.healthchecks,
+                            names: options.names, silenceAllowance: options.silenceAllowance, clock: options.clock)
         self.routes = routes
         do {
             server = try HTTPServer(port: options.port) { request in routes.handle(request) }
@@ -171,21 +192,38 @@ final class Routes: Sendable {
     let pingSignal = PingSignal()
     /// The healthchecks.io-compatible ping endpoints and management API (`/ping/...`, `/api/v3/...`).
     let healthchecksRoute: HealthchecksRoute
+    /// When each device last made a request, kept in memory: a write to the database per request
+    /// would cost every upload an fsync. A server that restarts counts from its start
+    /// (`startedAt`), so nobody is silent merely because the server was down.
+    let lastHeard = Mutex<[String: WallTime]>([:])
+    let startedAt: WallTime
+    /// Device names by device id.
+    let names: [String: String]
+    let silenceAllowance: Duration
+    let clock: @Sendable () -> WallTime
     static let maxBatch = 1000
 
-    init(store: DevStore, tokens: [String: String], plan: FaultPlan, healthchecks: HealthchecksProject) {
+    init(store: DevStore, tokens: [String: String], plan: FaultPlan, healthchecks: HealthchecksProject, names: [String: String],
+         silenceAllowance: Duration, clock: @escaping @Sendable () -> WallTime) {
         self.store = store
         self.tokens = tokens
         self.plan = Mutex(plan)
+        self.names = names
+        self.silenceAllowance = silenceAllowance
+        self.clock = clock
+        startedAt = clock()
         healthchecksRoute = HealthchecksRoute(project: healthchecks)
     }
+
+    /// Every device the server has a token for.
+    var knownDevices: Set<String> { Set(tokens.values) }
 
     func handle(_ request: ServerRequest) -> HTTPServer.Outcome {
         if request.path.hasPrefix("/admin/") { return .respond(admin(request)) }
         let isPing = HealthchecksRoute.handles(request.path)
         guard request.path.hasPrefix("/v1/") || isPing else { return .respond(.error(404, "no such path: \(request.path)")) }
         func serve(_ request: ServerRequest) -> ServerResponse {
-            isPing ? healthchecksRoute.handle(request, receivedAt: Self.now()) : deviceAPI(request)
+            isPing ? healthchecksRoute.handle(request, receivedAt: now()) : deviceAPI(request)
         }
         let operation = "\(request.method) \(request.path)"
         stats.withLock { stats in
@@ -230,6 +268,12 @@ final class Routes: Sendable {
             return .error(401, "missing or unknown bearer token; check the device's [uplink] token_file", headers: [
                 ("WWW-Authenticate", "Bearer"),
             ])
+        }
+        // Every request is word from the device: what tells a watcher it is not silent.
+        let time = clock()
+        lastHeard.withLock { $0[device] = time }
+        if request.path == DeviceAPIPath.device || request.path.hasPrefix(DeviceAPIPath.dependents) {
+            return dependentsAPI(request, device: device)
         }
         guard let allowed = Self.operations[request.path] else {
             return .error(404, "no such path in the device API: \(request.path)")
@@ -316,7 +360,7 @@ final class Routes: Sendable {
             }
         }
         do {
-            try store.store(accepted, device: device, receivedAt: Self.now())
+            try store.store(accepted, device: device, receivedAt: now())
         } catch {
             return .error(500, "could not store the check-ins: \(error)")
         }
@@ -338,7 +382,7 @@ final class Routes: Sendable {
         }
         if let problem = Self.problem(with: alert) { return .error(400, "alert \(alert.id): \(problem)") }
         do {
-            try store.store([alert], in: .alerts, device: device, receivedAt: Self.now())
+            try store.store([alert], in: .alerts, device: device, receivedAt: now())
         } catch {
             return .error(500, "could not store the alert: \(error)")
         }
@@ -359,7 +403,7 @@ final class Routes: Sendable {
         }
         guard WallTime(iso8601: event.wallTime) != nil else { return .error(400, "wallTime must be RFC 3339 UTC") }
         do {
-            try store.storeEvent(event, device: device, receivedAt: Self.now())
+            try store.storeEvent(event, device: device, receivedAt: now())
         } catch {
             return .error(500, "could not store the event: \(error)")
         }
@@ -487,7 +531,7 @@ final class Routes: Sendable {
     func createPing(_ new: NewPing, device: String) throws(SQLiteError) -> Ping {
         let id = CheckInID.random().description
         let ping = Ping(id: id, responderId: new.responderId ?? "responder-" + new.responderName.lowercased(),
-                        responderName: new.responderName, createdAt: Self.now())
+                        responderName: new.responderName, createdAt: now())
         try store.createPing(ping, device: device)
         pingSignal.signal()
         return ping
@@ -533,7 +577,7 @@ final class Routes: Sendable {
             }
         }
         do {
-            try store.storeResponses(batch.responses, device: device, receivedAt: Self.now())
+            try store.storeResponses(batch.responses, device: device, receivedAt: now())
         } catch {
             return .error(500, "could not store the ping responses: \(error)")
         }
@@ -547,10 +591,9 @@ final class Routes: Sendable {
         while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }
 
-    static func now() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return WallTime(microsecondsSinceEpoch: Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000).rfc3339Microseconds
+    /// The server's clock as RFC 3339 with microseconds, as it stamps what it receives.
+    func now() -> String {
+        clock().rfc3339Microseconds
     }
 }
 

@@ -68,6 +68,7 @@ final class DevStore: Sendable {
             """)
         try connection.execute(Self.notificationTables)
         try connection.execute(Self.dailyLifeTables)
+        try connection.execute(Self.dependentsTables)
         self.connection = Mutex(connection)
     }
 
@@ -232,16 +233,19 @@ final class DevStore: Sendable {
     private func pingRows(device: String, after: Int64, includingAnswered: Bool) throws(SQLiteError)
         -> [(seq: Int64, ping: StoredPing)] {
         try connection.withLock { connection throws(SQLiteError) -> [(seq: Int64, ping: StoredPing)] in
+            // A withdrawn ping is no longer pending (the admin view still lists it, with when).
             let select = try connection.prepare("""
-                SELECT seq, id, responder_id, responder_name, created_at, answered_at FROM pings
-                WHERE device_id = ?1 AND seq > ?2 AND (?3 OR answered_at IS NULL) ORDER BY seq
+                SELECT seq, id, responder_id, responder_name, created_at, answered_at, withdrawn_at FROM pings
+                LEFT JOIN withdrawn_pings ON ping_id = id
+                WHERE device_id = ?1 AND seq > ?2 AND (?3 OR (answered_at IS NULL AND withdrawn_at IS NULL)) ORDER BY seq
                 """)
             try select.bind(.text(device), .integer(after), .integer(includingAnswered ? 1 : 0))
             var rows: [(seq: Int64, ping: StoredPing)] = []
             while try select.step() {
                 let ping = Ping(id: try select.text(at: 1), responderId: try select.text(at: 2),
                                 responderName: try select.text(at: 3), createdAt: try select.text(at: 4))
-                rows.append((try select.int64(at: 0), StoredPing(ping: ping, answeredAt: try select.optionalText(at: 5))))
+                rows.append((try select.int64(at: 0), StoredPing(ping: ping, answeredAt: try select.optionalText(at: 5),
+                                                                 withdrawnAt: try select.optionalText(at: 6))))
             }
             return rows
         }

@@ -212,6 +212,7 @@ public struct ServerResponse: Sendable {
         case 204: "No Content"
         case 400: "Bad Request"
         case 401: "Unauthorized"
+        case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
         case 409: "Conflict"

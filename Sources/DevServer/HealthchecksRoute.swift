@@ -165,15 +165,15 @@ final class HealthchecksRoute: Sendable {
         case ("GET", 1) where rest[0] == "checks":
             let slug = request.query["slug"]
             let found = state.withLock { $0.checks }.filter { $0.managed && (slug == nil || $0.slug == slug) }
-            return .json(HealthchecksCheckList(checks: found.map { wire($0, host: host, readOnly: readOnly) }))
+            return .json(HealthchecksCheckList(checks: found.map { wire($0, host: host, readOnly: readOnly, now: now) }))
         case ("POST", 1) where rest[0] == "checks":
             guard !readOnly else { return .error(401, "wrong api key") }
-            return create(request, host: host)
+            return create(request, host: host, now: now)
         case (_, 2) where rest[0] == "checks" && PingShape.isUUID(rest[1]):
-            return single(request, uuid: rest[1], host: host, readOnly: readOnly)
+            return single(request, uuid: rest[1], host: host, readOnly: readOnly, now: now)
         case ("POST", 3) where rest[0] == "checks" && rest[2] == "pause":
             guard !readOnly else { return .error(401, "wrong api key") }
-            return change(uuid: rest[1], host: host) { $0.status = "paused" }
+            return change(uuid: rest[1], host: host, now: now) { $0.status = "paused" }
         case ("GET", 3) where rest[0] == "checks" && rest[2] == "pings":
             guard !readOnly else { return .error(401, "wrong api key") }
             guard let check = state.withLock({ $0.checks.first { $0.uuid == rest[1] && $0.managed } }) else {
@@ -185,7 +185,7 @@ final class HealthchecksRoute: Sendable {
         }
     }
 
-    private func create(_ request: ServerRequest, host: String) -> ServerResponse {
+    private func create(_ request: ServerRequest, host: String, now: String) -> ServerResponse {
         guard case let .success(spec) = APICoding.decode(HealthchecksCheckUpdate.self, from: request.body) else {
             return .error(400, "could not parse request body")
         }
@@ -196,23 +196,23 @@ final class HealthchecksRoute: Sendable {
         check.schedule = spec.schedule
         check.tz = spec.schedule == nil ? nil : spec.tz ?? "UTC"
         state.withLock { $0.checks.append(check) }
-        return .json(wire(check, host: host, readOnly: false), status: 201)
+        return .json(wire(check, host: host, readOnly: false, now: now), status: 201)
     }
 
-    private func single(_ request: ServerRequest, uuid: String, host: String, readOnly: Bool) -> ServerResponse {
+    private func single(_ request: ServerRequest, uuid: String, host: String, readOnly: Bool, now: String) -> ServerResponse {
         switch request.method {
         case "GET":
             guard let check = state.withLock({ $0.checks.first { $0.uuid == uuid && $0.managed } }) else {
                 return .error(404, "not found")
             }
-            return .json(wire(check, host: host, readOnly: readOnly))
+            return .json(wire(check, host: host, readOnly: readOnly, now: now))
         case "POST":
             guard !readOnly else { return .error(401, "wrong api key") }
             guard case let .success(spec) = APICoding.decode(HealthchecksCheckUpdate.self, from: request.body) else {
                 return .error(400, "could not parse request body")
             }
             if let problem = Self.problem(spec) { return .error(400, problem) }
-            return change(uuid: uuid, host: host) { check in
+            return change(uuid: uuid, host: host, now: now) { check in
                 if let name = spec.name { check.name = name }
                 if let slug = spec.slug { check.slug = slug }
                 if let desc = spec.desc { check.desc = desc }
@@ -234,14 +234,14 @@ final class HealthchecksRoute: Sendable {
         }
     }
 
-    private func change(uuid: String, host: String, _ body: (inout DevCheck) -> Void) -> ServerResponse {
+    private func change(uuid: String, host: String, now: String, _ body: (inout DevCheck) -> Void) -> ServerResponse {
         let changed = state.withLock { state -> DevCheck? in
             guard let index = state.checks.firstIndex(where: { $0.uuid == uuid && $0.managed }) else { return nil }
             body(&state.checks[index])
             return state.checks[index]
         }
         guard let changed else { return .error(404, "not found") }
-        return .json(wire(changed, host: host, readOnly: false))
+        return .json(wire(changed, host: host, readOnly: false, now: now))
     }
 
     /// healthchecks' own limits: timeout and grace from one minute to a year, slugs a-z 0-9 - _.
@@ -260,15 +260,30 @@ final class HealthchecksRoute: Sendable {
         return nil
     }
 
-    private func wire(_ check: DevCheck, host: String, readOnly: Bool) -> HealthchecksCheck {
+    private func wire(_ check: DevCheck, host: String, readOnly: Bool, now: String) -> HealthchecksCheck {
         let site = "http://\(host)"
+        let lastPing = check.pings.first { $0.type == "success" || $0.type == "fail" }?.date
+        let (status, nextPing) = Self.liveStatus(check, lastPing: lastPing.flatMap { WallTime(iso8601: $0) },
+                                                 now: WallTime(iso8601: now))
         return HealthchecksCheck(
             name: check.name, slug: check.slug, desc: check.desc, timeout: check.schedule == nil ? check.timeout : nil, grace: check.grace,
-            status: check.status,
-            nPings: check.pings.count, lastPing: check.pings.first { $0.type == "success" || $0.type == "fail" }?.date,
+            status: status,
+            nPings: check.pings.count, lastPing: lastPing,
             uuid: readOnly ? nil : check.uuid, pingURL: readOnly ? nil : "\(site)/ping/\(check.uuid)",
             updateURL: readOnly ? nil : "\(site)/api/v3/checks/\(check.uuid)",
-            pauseURL: readOnly ? nil : "\(site)/api/v3/checks/\(check.uuid)/pause", schedule: check.schedule, tz: check.tz)
+            pauseURL: readOnly ? nil : "\(site)/api/v3/checks/\(check.uuid)/pause", schedule: check.schedule, tz: check.tz,
+            nextPing: nextPing?.rfc3339Microseconds)
+    }
+
+    /// The status as healthchecks shows it at `now`: an `up` simple check whose next ping is late
+    /// is in `grace`, and `down` once the grace has passed too (healthchecks' `Check.get_status`).
+    /// Cron checks keep their stored status here: the dev server does not evaluate schedules.
+    static func liveStatus(_ check: DevCheck, lastPing: WallTime?, now: WallTime?) -> (status: String, nextPing: WallTime?) {
+        guard check.schedule == nil, ["up", "down"].contains(check.status), let lastPing else { return (check.status, nil) }
+        let nextPing = lastPing + .seconds(check.timeout)
+        guard check.status == "up", let now else { return (check.status, nextPing) }
+        if now >= nextPing + .seconds(check.grace) { return ("down", nextPing) }
+        return (now >= nextPing ? "grace" : "up", nextPing)
     }
 }
 

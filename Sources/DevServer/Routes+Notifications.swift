@@ -84,7 +84,7 @@ extension Routes {
         }
         guard !new.title.isEmpty else { throw DevServerError("a notification needs a title") }
         do {
-            return try store.createNotification(new, id: CheckInID.random().description, createdAt: Self.now(), device: device)
+            return try store.createNotification(new, id: CheckInID.random().description, createdAt: now(), device: device)
         } catch {
             throw DevServerError("could not store the notification: \(error)")
         }

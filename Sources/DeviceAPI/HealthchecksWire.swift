@@ -13,6 +13,8 @@ public struct HealthchecksCheck: Codable, Hashable, Sendable {
     public var status: String
     public var nPings: Int?
     public var lastPing: String?
+    /// When the next ping is expected (the last ping plus the timeout); null for a new or paused check.
+    public var nextPing: String?
     /// Absent with a read-only key.
     public var uuid: String?
     public var pingURL: String?
@@ -24,7 +26,8 @@ public struct HealthchecksCheck: Codable, Hashable, Sendable {
 
     public init(name: String, slug: String, desc: String?, timeout: Int64?, grace: Int64, status: String, nPings: Int?,
                 lastPing: String?, uuid: String?, pingURL: String?, updateURL: String?, pauseURL: String?,
-                schedule: String? = nil, tz: String? = nil) {
+                schedule: String? = nil, tz: String? = nil, nextPing: String? = nil) {
+        self.nextPing = nextPing
         self.schedule = schedule
         self.tz = tz
         self.name = name
@@ -45,6 +48,7 @@ public struct HealthchecksCheck: Codable, Hashable, Sendable {
         case name, slug, desc, timeout, grace, status, uuid, schedule, tz
         case nPings = "n_pings"
         case lastPing = "last_ping"
+        case nextPing = "next_ping"
         case pingURL = "ping_url"
         case updateURL = "update_url"
         case pauseURL = "pause_url"

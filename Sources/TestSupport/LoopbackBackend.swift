@@ -1,3 +1,4 @@
+public import CheckInModels
 public import DevServer
 
 /// The reference backend (`DevServer`) on 127.0.0.1, on a free port of its own, with its database
@@ -12,12 +13,21 @@ public final class LoopbackBackend {
     public let directory: TemporaryDirectory
     public private(set) var server: DevServer
     private let tokens: [String: String]
+    private let names: [String: String]
+    private let clock: @Sendable () -> WallTime
 
+    /// - Parameters:
+    ///   - names: the devices' names, by device id (`GET /v1/device`).
+    ///   - clock: the server's wall clock (a `SettableWallClock` for tests of deadlines).
     public init(tokens: [String: String] = [LoopbackBackend.token: LoopbackBackend.device],
-                faults: FaultUpdate = FaultUpdate()) throws {
+                faults: FaultUpdate = FaultUpdate(), names: [String: String] = [:],
+                clock: @escaping @Sendable () -> WallTime = DevServer.systemClock) throws {
         directory = try TemporaryDirectory(prefix: "lifesignal-backend")
         self.tokens = tokens
-        server = try DevServer(DevServer.Options(databasePath: directory.file("server.sqlite"), tokens: tokens, faults: faults))
+        self.names = names
+        self.clock = clock
+        server = try DevServer(DevServer.Options(databasePath: directory.file("server.sqlite"), tokens: tokens, faults: faults,
+                                                 names: names, clock: clock))
     }
 
     deinit {
@@ -36,7 +46,7 @@ public final class LoopbackBackend {
     public func start(faults: FaultUpdate = FaultUpdate()) throws {
         server.stop()
         server = try DevServer(DevServer.Options(databasePath: directory.file("server.sqlite"), port: server.port,
-                                                 tokens: tokens, faults: faults))
+                                                 tokens: tokens, faults: faults, names: names, clock: clock))
     }
 
     /// The ids of the check-ins the server stored for `device`, in the order they arrived.

@@ -128,6 +128,10 @@ enum CurlExchange {
         switch request.method {
         case .get:
             try check(lifesignal_curl_set_long(curl.easySetopt, handle, CURLOPT_HTTPGET, 1), "CURLOPT_HTTPGET")
+        case .delete:
+            // Without a body: a GET whose method is renamed (the handle is reset before each request).
+            try check(lifesignal_curl_set_long(curl.easySetopt, handle, CURLOPT_HTTPGET, 1), "CURLOPT_HTTPGET")
+            try check(lifesignal_curl_set_string(curl.easySetopt, handle, CURLOPT_CUSTOMREQUEST, "DELETE"), "CURLOPT_CUSTOMREQUEST")
         case .post, .put:
             try check(lifesignal_curl_set_long(curl.easySetopt, handle, CURLOPT_POST, 1), "CURLOPT_POST")
             try check(lifesignal_curl_set_body_size(curl.easySetopt, handle, Int64(request.body.count)), "CURLOPT_POSTFIELDSIZE_LARGE")

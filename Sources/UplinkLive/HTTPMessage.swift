@@ -9,6 +9,7 @@ public struct HTTPRequest: Sendable {
         case get = "GET"
         case post = "POST"
         case put = "PUT"
+        case delete = "DELETE"
     }
 
     public var method: Method

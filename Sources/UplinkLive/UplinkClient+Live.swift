@@ -4,18 +4,7 @@ public import UplinkClient
 
 /// RFC 3986 query component: every byte but the unreserved characters as %XX.
 func percentEncoded(_ text: String) -> String {
-    var encoded = ""
-    for byte in text.utf8 {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-            encoded.unicodeScalars.append(Unicode.Scalar(byte))
-        default:
-            let hex = String(byte, radix: 16, uppercase: true)
-            encoded += "%" + (hex.count == 1 ? "0" : "") + hex
-        }
-    }
-    return encoded
+    DeviceAPIPath.pathSegment(text)
 }
 
 extension UplinkClient {

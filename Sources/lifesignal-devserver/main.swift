@@ -19,6 +19,10 @@ struct DevServerCommand: ParsableCommand {
             GET /admin/pings?device=ID, GET /admin/ping-responses?device=ID, GET /admin/healthchecks-pings, \
             GET /admin/healthchecks-checks.
 
+            Dependents: a watcher device follows others (PUT /v1/dependents/ID), reads their status as \
+            the server derives it from their check-ins, alerts, settings and requests (GET /v1/dependents; \
+            silent after 30 minutes without a request), pings them and says "I'm on it".
+
             healthchecks (docs/healthchecks.md): pings at /ping/<uuid> and /ping/<ping-key>/<slug> (with \
             /fail, /start, /log or an exit status), and the management API v3 subset at /api/v3/checks/ \
             (X-Api-Key). The project's ping key is lifesignal-dev-ping-key; its API keys are \
@@ -37,6 +41,10 @@ struct DevServerCommand: ParsableCommand {
 
     @Option(name: .long, help: "A file of 'DEVICE_ID TOKEN' lines (# comments allowed).")
     var tokenFile: String?
+
+    @Option(name: .long, parsing: .singleValue,
+            help: "A device's name, as DEVICE_ID=NAME (repeatable; GET /v1/device, GET /v1/dependents).")
+    var name: [String] = []
 
     @Option(name: .long, help: "Probability 0…1 that a device request fails with --error-status.")
     var errorRate = 0.0
@@ -67,6 +75,17 @@ struct DevServerCommand: ParsableCommand {
             }
         }
         guard !tokens.isEmpty else { throw ValidationError("give at least one --token DEVICE_ID=TOKEN or a --token-file") }
+        var names: [String: String] = [:]
+        for pair in name {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ValidationError("--name must be DEVICE_ID=NAME, not \(pair)")
+            }
+            guard tokens.values.contains(String(parts[0])) else {
+                throw ValidationError("--name \(pair): no --token names device \(parts[0])")
+            }
+            names[String(parts[0])] = String(parts[1])
+        }
 
         // Block the stop signals before any thread starts, so every thread inherits the mask and
         // sigwait below receives them.
@@ -80,7 +99,7 @@ struct DevServerCommand: ParsableCommand {
         do {
             server = try DevServer(DevServer.Options(
                 databasePath: database, port: port, tokens: tokens,
-                faults: FaultUpdate(errorRate: errorRate, errorStatus: errorStatus, latencyMilliseconds: latency)))
+                faults: FaultUpdate(errorRate: errorRate, errorStatus: errorStatus, latencyMilliseconds: latency), names: names))
         } catch {
             printError("lifesignal-devserver: \(error.message)")
             throw ExitCode(71)

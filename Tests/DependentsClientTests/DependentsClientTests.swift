@@ -13,8 +13,10 @@ final class DependentsClientTests: XCTestCase {
             _ = await client.ping("a")
             _ = await client.clearPing("a")
             _ = await client.onIt("a", "Anna")
+            _ = await client.add("a")
+            _ = await client.remove("a")
         }
-        let names = ["fetch", "ping", "clearPing", "onIt"].map { "DependentsClient.\($0)" }
+        let names = ["fetch", "ping", "clearPing", "onIt", "add", "remove"].map { "DependentsClient.\($0)" }
         XCTAssertEqual(messages.count, names.count, "\(messages)")
         for (message, name) in zip(messages, names) { XCTAssertTrue(message.contains(name), message) }
     }
