@@ -189,7 +189,7 @@ let package = Package(
         .module("LEDDriver", ["GPIOClient", "LEDLanguage"]),
         .module("DeviceLive", ["DeviceFeature", "DeviceConfig", "CheckInModels", "CheckInStoreClient", "CheckInStoreLive", "DeviceClock",
                                "DeviceClockLive", "GPIOClient", "GPIOSimulated", "GPIOLibgpiod", "UplinkClient", "UplinkLive",
-                               "LinuxIO", log, "MQTTClient", "MQTTLive"]),
+                               "LinuxIO", log, "MQTTClient", "MQTTLive", "DependentsClient"]),
         .module("DeviceLogging", ["ComposableCore", log]),
         .module("DeviceControl", ["DeviceFeature", "CheckInFeature", "NotificationsFeature", "UploadFeature", "HeartbeatFeature",
                                   "HealthchecksSyncFeature", "MQTTFeature", "UplinkClient", "CheckInModels", "CheckInStoreClient",
@@ -295,7 +295,7 @@ let package = Package(
                                       "LEDDriver", "LEDLanguage", "StoreHealthFeature", "UplinkClient", "UploadFeature", "TestSupport",
                                       clocks, log]),
         .tests("OperatorCLITests", ["OperatorCLI", "SQLiteDatabase", "DevServer", "ControlProtocol", "DeviceConfig", "UplinkLive",
-                                    "TestSupport", "CheckInModels", "TerminalQRCode", "LinuxIO", argumentParser]),
+                                    "TestSupport", "CheckInModels", "TerminalQRCode", "LinuxIO", argumentParser, "DeviceAPI"]),
         // The `lifesignald` and `lifesignalctl` executables, run as processes (the daemon's end-to-end tests).
         .tests("LifesignaldTests", ["ControlProtocol", "ControlSocket", "CheckInStoreLive", "CheckInStoreClient",
                                     "SQLiteDatabase", "DeviceAPI", "DevServer", "CheckInModels", "TestSupport"]),

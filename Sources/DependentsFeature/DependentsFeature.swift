@@ -145,7 +145,13 @@ public struct DependentsFeature: Reducer {
             if let problem = refusal(toAdd: entry, state) {
                 return .send(.setError(problem))
             }
+            let source = sources[entry.source.kind]
             return .run { [store] send in
+                // A polled source learns first that this watcher follows them (and says whether
+                // they exist); only then is the entry kept.
+                if let source, case let .failure(failure) = await source.add(entry.source.address) {
+                    return await send(.setError("\(entry.name) was not added: \(Self.sourceName(source.kind)) says: \(failure.message)"))
+                }
                 do throws(StoreFailure) {
                     try await store.add(entry)
                     await send(.added(entry, nil))
@@ -174,7 +180,11 @@ public struct DependentsFeature: Reducer {
                 return .send(.setError("\(dependent.entry.name) is in the config file ([dependents.<name>]): remove them there and restart"))
             }
             let stored = dependent.entry.name
+            let source = sources[dependent.entry.source.kind], address = dependent.entry.source.address
             return .run { [store] send in
+                if let source, case let .failure(failure) = await source.remove(address) {
+                    return await send(.setError("\(stored) was not removed: \(Self.sourceName(source.kind)) says: \(failure.message)"))
+                }
                 do throws(StoreFailure) {
                     try await store.remove(stored)
                     await send(.removed(name: stored, nil))

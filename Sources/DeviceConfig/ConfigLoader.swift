@@ -284,7 +284,8 @@ struct ConfigLoader {
         configuration.mqtt = mqtt
         configuration.device = readRole(table("device"))
         configuration.dependents = readDependents(table("dependents"), entries: sections.dependents,
-                                                  role: configuration.device.role, hasMQTT: mqtt != nil, hasUplink: uplink != nil)
+                                                  role: configuration.device.role, hasMQTT: mqtt != nil, hasUplink: uplink != nil,
+                                                  shortIntervals: shortIntervals)
         checkWatcherHasASource(table("device"), configuration)
         return configuration
     }

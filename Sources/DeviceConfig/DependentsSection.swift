@@ -38,6 +38,8 @@ public struct DependentsConfiguration: Hashable, Sendable {
     }
 
     static let pollIntervalRange = Duration.seconds(10) ... .seconds(3600)
+    /// `[developer] short_intervals`: end-to-end tests and demos poll every second.
+    static let developerPollIntervalRange = Duration.seconds(1) ... .seconds(3600)
     static let confirmationWindowRange = Duration.seconds(2) ... .seconds(30)
     static let heartbeatRange = Duration.seconds(2) ... .seconds(7 * 86_400)
     static let sourceKeys = ["mqtt", "backend", "healthchecks"]
@@ -61,10 +63,10 @@ extension ConfigLoader {
     /// `[dependents]` and its `[dependents.<key>]` tables; `sources` says which sources the
     /// device has, so an entry no source can reach is refused here rather than silent at run time.
     mutating func readDependents(_ table: ConfigTable?, entries tables: [(key: String, table: ConfigTable)], role: DeviceRole,
-                                 hasMQTT: Bool, hasUplink: Bool) -> DependentsConfiguration {
+                                 hasMQTT: Bool, hasUplink: Bool, shortIntervals: Bool) -> DependentsConfiguration {
         var configuration = DependentsConfiguration(
-            pollInterval: value(table, "dependents", "poll_interval", .seconds(60),
-                                ValueRules.duration(in: DependentsConfiguration.pollIntervalRange)),
+            pollInterval: value(table, "dependents", "poll_interval", .seconds(60), ValueRules.duration(
+                in: shortIntervals ? DependentsConfiguration.developerPollIntervalRange : DependentsConfiguration.pollIntervalRange)),
             confirmationWindow: value(table, "dependents", "confirmation_window", .seconds(5),
                                       ValueRules.duration(in: DependentsConfiguration.confirmationWindowRange)),
             healthchecksAPIURL: value(table, "dependents", "healthchecks_api_url", HealthchecksManagement.defaultAPIURL,

@@ -1,6 +1,7 @@
 import CheckInModels
 import CheckInStoreClient
 public import CheckInStoreLive
+import DependentsClient
 import DeviceClock
 import DeviceClockLive
 public import DeviceConfig
@@ -52,6 +53,7 @@ public struct LiveDevice: Sendable {
         let backend = try makeBackend(configuration.uplink, transports: &transports)
         let healthchecks = try makeHealthchecks(configuration.healthchecks, clock: clock, transports: &transports)
         let mqtt = try makeMQTT(configuration.mqtt)
+        let dependentSources = try makeDependentSources(configuration, transports: &transports)
         var dependencies = DeviceDependencies(
             clock: clock,
             random: { Int64.random(in: $0) },
@@ -67,6 +69,7 @@ public struct LiveDevice: Sendable {
             timeZone: .live)
         dependencies.mqtt = mqtt.map { MQTTClient.live($0.connection, deviceID: $0.deviceID) }
         dependencies.hostName = currentHostName() ?? dependencies.hostName
+        dependencies.dependentSources = dependentSources
         var device = LiveDevice(dependencies: dependencies, store: store, simulator: simulator, transports: transports)
         device.mqtt = mqtt?.connection
         return device
@@ -161,6 +164,38 @@ public struct LiveDevice: Sendable {
 }
 
 extension LiveDevice {
+    // MARK: A watcher's polled sources
+
+    /// The backend (with the uplink's token) and healthchecks (with a read-only key) for a
+    /// watcher's dependents, each on an HTTP thread of its own; none on a person's device.
+    static func makeDependentSources(_ configuration: DeviceConfiguration,
+                                     transports: inout [CurlTransport]) throws(StartupError) -> [String: DependentsClient] {
+        guard configuration.device.role.watches else { return [:] }
+        var sources: [String: DependentsClient] = [:]
+        if let uplink = configuration.uplink {
+            let token: DeviceToken
+            do {
+                token = try DeviceToken.read(path: uplink.tokenFile)
+            } catch {
+                throw .config(error.message)
+            }
+            sources["backend"] = .backend(baseURL: uplink.url, token: token, timeout: uplink.timeout,
+                                          transport: try transport("dependents", for: "dependents", into: &transports))
+        }
+        if let keyFile = configuration.dependents.healthchecksReadKeyFile {
+            let key: DeviceToken
+            do {
+                key = try DeviceToken.readHealthchecksAPIKey(path: keyFile, content: "a read-only API key of the healthchecks project")
+            } catch {
+                throw .config(error.message)
+            }
+            sources["healthchecks"] = .healthchecks(apiURL: configuration.dependents.healthchecksAPIURL, readOnlyKey: key,
+                                                    timeout: .seconds(30),
+                                                    transport: try transport("dependents-hc", for: "dependents", into: &transports))
+        }
+        return sources
+    }
+
     /// An HTTP thread of its own, let go at shutdown with the others.
     fileprivate static func transport(_ threadName: String, for what: String,
                                       into transports: inout [CurlTransport]) throws(StartupError) -> CurlTransport {

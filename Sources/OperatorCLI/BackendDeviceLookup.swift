@@ -9,26 +9,16 @@ import UplinkLive
 enum BackendDeviceLookup {
     static let path = "/v1/device"
 
-    /// What the backend answers: its id for the calling device, and its name there.
-    struct Device: Decodable {
-        var id: String
-        var name: String?
-    }
-
-    static func deviceID(_ uplink: UplinkConfiguration) -> Result<String, PairFailure> {
-        let token: String
+    static func device(_ uplink: UplinkConfiguration) -> Result<DeviceIdentity, PairFailure> {
+        let token: DeviceToken
         do {
-            // The token file's rules (DeviceToken.read): a regular file only its owner reads, one line.
-            token = try SecretFile.read(path: uplink.tokenFile, what: "the uplink token file", secret: "the device's token")
+            token = try DeviceToken.read(path: uplink.tokenFile)
         } catch {
             return .failure(PairFailure("\(error.message) (run lifesignalctl pair with sudo to read it as the service does)"))
         }
-        guard !token.isEmpty, token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
-            return .failure(PairFailure("the uplink token file \(uplink.tokenFile) must hold the device's token alone on one line"))
-        }
         let base = uplink.url.hasSuffix("/") ? String(uplink.url.dropLast()) : uplink.url
         let request = HTTPRequest(method: .get, url: base + path,
-                                  headers: ["Authorization: Bearer \(token)", "Accept: application/json",
+                                  headers: [token.authorizationHeader, "Accept: application/json",
                                             "User-Agent: lifesignalctl/\(DeviceSoftware.version)"],
                                   timeout: min(uplink.timeout, UplinkProbe.longestWait))
         let shown = "GET \(base)\(path)"
@@ -52,10 +42,9 @@ enum BackendDeviceLookup {
         }
     }
 
-    static func device(from body: [UInt8], request: String) -> Result<String, PairFailure> {
-        switch ControlCoding.decode(Device.self, from: String(decoding: body, as: UTF8.self)) {
-        case let .success(device): .success(device.id)
-        case let .failure(error): .failure(PairFailure("\(request): the backend's answer is not a device (\(error.message))"))
+    static func device(from body: [UInt8], request: String) -> Result<DeviceIdentity, PairFailure> {
+        APICoding.decode(DeviceIdentity.self, from: body).mapError { error in
+            PairFailure("\(request): the backend's answer is not a device (\(error.message))")
         }
     }
 }

@@ -63,7 +63,7 @@ extension PairingCodeSource.Lookups {
     /// The daemon's own derivation of its broker id (`MQTTDeviceID`), the host name, the backend.
     static var live: Self {
         Self(derivedMQTTID: { MQTTDeviceID.derived() }, hostName: { currentHostName() ?? "lifesignal" },
-             backendDeviceID: BackendDeviceLookup.deviceID)
+             backendDevice: BackendDeviceLookup.device)
     }
 }
 

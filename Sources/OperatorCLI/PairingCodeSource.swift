@@ -1,5 +1,6 @@
 import ArgumentParser
 import CheckInModels
+import DeviceAPI
 import DeviceConfig
 import HealthchecksSyncFeature
 import MQTTFeature
@@ -17,7 +18,7 @@ enum PairingCodeSource {
     struct Lookups {
         var derivedMQTTID: () -> String
         var hostName: () -> String
-        var backendDeviceID: (UplinkConfiguration) -> Result<String, PairFailure>
+        var backendDevice: (UplinkConfiguration) -> Result<DeviceIdentity, PairFailure>
     }
 
     /// The name used when neither `--name` nor `[mqtt] device_name` gives one.
@@ -37,12 +38,16 @@ enum PairingCodeSource {
         }
         let source: DependentSource
         let heartbeat: Duration
+        /// The backend's name for the device, the best default where there is one.
+        var knownName: String?
         if kind == .mqtt, let mqtt = configuration.mqtt {
             source = .mqtt(baseTopic: MQTTIdentity(mqtt, derivedID: mqtt.deviceID ?? lookups.derivedMQTTID()).baseTopic)
             heartbeat = mqttAllowance(keepAlive: mqtt.keepAlive)
         } else if kind == .backend, let uplink = configuration.uplink {
-            switch lookups.backendDeviceID(uplink) {
-            case let .success(id): source = .backend(id: id)
+            switch lookups.backendDevice(uplink) {
+            case let .success(device):
+                source = .backend(id: device.id)
+                knownName = device.name
             case let .failure(failure): return .failure(failure)
             }
             heartbeat = beatAllowance(uplink.heartbeat)
@@ -52,7 +57,7 @@ enum PairingCodeSource {
         } else {
             return .failure(PairFailure("--source \(kind.rawValue): this device has no \(section(kind))"))
         }
-        let name = (requestedName ?? defaultName(configuration, hostName: lookups.hostName)).trimmingSpaces
+        let name = (requestedName ?? knownName ?? defaultName(configuration, hostName: lookups.hostName)).trimmingSpaces
         let code = PairingCode(source: source, name: name, heartbeat: heartbeat)
         if let problem = code.problem {
             let fix = problem.hasPrefix("the name") ? (requestedName == nil ? "; give one with --name" : "") : ""

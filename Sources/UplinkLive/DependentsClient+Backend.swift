@@ -14,7 +14,7 @@ extension DependentsClient {
     ///   - transport: where the requests run (one at a time).
     public static func backend(baseURL: String, token: DeviceToken, timeout: Duration, transport: CurlTransport) -> DependentsClient {
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        let headers = ["Authorization: Bearer \(token.secret)", "Content-Type: application/json", "Accept: application/json"]
+        let headers = [token.authorizationHeader, "Content-Type: application/json", "Accept: application/json"]
         @Sendable func exchange(_ method: HTTPRequest.Method, _ path: String, _ body: [UInt8] = [])
             async -> (request: String, result: Result<HTTPResponse, UplinkFailure>) {
             let request = HTTPRequest(method: method, url: base + path, headers: headers, body: body, timeout: timeout)

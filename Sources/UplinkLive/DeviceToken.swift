@@ -13,6 +13,9 @@ public struct DeviceToken: Sendable, CustomStringConvertible {
 
     public var description: String { "<device token, \(secret.utf8.count) bytes>" }
 
+    /// The request header that carries it (to the backend: the only place the secret goes).
+    public var authorizationHeader: String { "Authorization: Bearer \(secret)" }
+
     /// Reads the token from `path`: a regular file, not accessible to other users, holding one
     /// line of printable ASCII (SecretFile's rules). Errors say which file (`what`: "the uplink token
     /// file", "the healthchecks API key file"), what is wrong and how to fix it.
@@ -34,8 +37,9 @@ public struct DeviceToken: Sendable, CustomStringConvertible {
     /// A healthchecks API key from `path` (`[healthchecks] api_key_file`): the token file's rules,
     /// and the 32 characters healthchecks' keys have, so a mistyped key stops the start rather
     /// than a press.
-    public static func readHealthchecksAPIKey(path: String) throws(TokenFileError) -> DeviceToken {
-        let key = try read(path: path, what: "the healthchecks API key file", content: "a read-write API key of the healthchecks project")
+    public static func readHealthchecksAPIKey(path: String, content: String = "a read-write API key of the healthchecks project")
+        throws(TokenFileError) -> DeviceToken {
+        let key = try read(path: path, what: "the healthchecks API key file", content: content)
         guard key.secret.utf8.count == 32 else {
             throw TokenFileError("the healthchecks API key file \(path) holds \(key.secret.utf8.count) characters; a healthchecks "
                 + "API key has 32 (copy it from the project's Settings → API Access)")

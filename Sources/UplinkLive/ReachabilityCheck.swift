@@ -9,7 +9,7 @@ public enum ReachabilityCheck {
     public static func backend(baseURL: String, token: DeviceToken, timeout: Duration) -> Result<RemoteSettings, UplinkFailure> {
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         let url = base + DeviceAPIPath.settings
-        let request = HTTPRequest(method: .get, url: url, headers: ["Authorization: Bearer \(token.secret)",
+        let request = HTTPRequest(method: .get, url: url, headers: [token.authorizationHeader,
                                                                   "Accept: application/json", userAgent], timeout: timeout)
         return CurlTransport.performBlocking(request)
             .mapError { UplinkClient.failure($0, request: "GET \(url)") }

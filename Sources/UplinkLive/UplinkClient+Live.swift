@@ -27,7 +27,7 @@ extension UplinkClient {
         let pingResponsesURL = base + DeviceAPIPath.pingResponses
         let alertsURL = base + DeviceAPIPath.alerts
         let eventsURL = base + DeviceAPIPath.events
-        let headers = ["Authorization: Bearer \(token.secret)", "Content-Type: application/json", "Accept: application/json"]
+        let headers = [token.authorizationHeader, "Content-Type: application/json", "Accept: application/json"]
         @Sendable func exchange(_ method: HTTPRequest.Method, _ url: String, _ body: [UInt8] = [],
                                 longPoll: Duration? = nil) async -> Result<HTTPResponse, UplinkFailure> {
             let request = HTTPRequest(method: method, url: url, headers: headers, body: body,

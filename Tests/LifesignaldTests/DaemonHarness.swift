@@ -143,12 +143,13 @@ final class DaemonHarness {
         var standardError: String
     }
 
-    /// Runs lifesignalctl with `arguments` (the socket is added).
+    /// Runs lifesignalctl with `arguments` (the socket is added, except for commands that read the
+    /// config instead: `addsSocket` false).
     @discardableResult
-    func ctl(_ arguments: [String], socket: String? = nil) throws -> CommandResult {
+    func ctl(_ arguments: [String], socket: String? = nil, addsSocket: Bool = true) throws -> CommandResult {
         let process = Process()
         process.executableURL = Self.binaries.appendingPathComponent("lifesignalctl")
-        process.arguments = arguments + ["--socket", socket ?? socketPath]
+        process.arguments = arguments + (addsSocket ? ["--socket", socket ?? socketPath] : [])
         process.environment = Self.baseEnvironment(home: directory.path)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CheckInModels
 import DevServer
+import DeviceAPI
 import DeviceConfig
 import Foundation
 import Glibc
@@ -31,10 +32,10 @@ final class PairCommandTests: XCTestCase {
         }
     }
 
-    private func lookups(backend: @escaping (UplinkConfiguration) -> Result<String, PairFailure> = { _ in
+    private func lookups(backend: @escaping (UplinkConfiguration) -> Result<DeviceIdentity, PairFailure> = { _ in
         .failure(PairFailure("the backend was asked"))
     }) -> PairingCodeSource.Lookups {
-        PairingCodeSource.Lookups(derivedMQTTID: { "0123456789ab" }, hostName: { "kitchen-pi" }, backendDeviceID: backend)
+        PairingCodeSource.Lookups(derivedMQTTID: { "0123456789ab" }, hostName: { "kitchen-pi" }, backendDevice: backend)
     }
 
     private func code(_ configuration: DeviceConfiguration, _ kind: PairingCodeSource.Kind? = nil, name: String? = nil,
@@ -74,7 +75,7 @@ final class PairCommandTests: XCTestCase {
             api_key_file = "\(keyFile)"
             slug_prefix = "gran"
             """)
-        let backend = lookups { _ in .success("device-7") }
+        let backend = lookups { _ in .success(DeviceIdentity(id: "device-7", name: nil)) }
         XCTAssertEqual(try code(all, lookups: backend).get().source, .mqtt(baseTopic: "lifesignal/0123456789ab"))
         XCTAssertEqual(try code(all, .backend, lookups: backend).get().source, .backend(id: "device-7"))
         let healthchecks = try code(all, .healthchecks, lookups: backend).get()
@@ -127,7 +128,7 @@ final class PairCommandTests: XCTestCase {
     func testTheBackendsIdIsAskedForWithTheDevicesToken() throws {
         let server = try OneReplyServer(status: 200, body: #"{"id": "dev-42", "name": "Mum"}"#)
         let uplink = UplinkConfiguration(url: server.url, tokenFile: try tokenFile("good-token"), timeout: .seconds(5))
-        XCTAssertEqual(BackendDeviceLookup.deviceID(uplink), .success("dev-42"))
+        XCTAssertEqual(BackendDeviceLookup.device(uplink), .success(DeviceIdentity(id: "dev-42", name: "Mum")))
         let request = try XCTUnwrap(server.request())
         XCTAssertTrue(request.hasPrefix("GET /v1/device HTTP/1.1\r\n"), request)
         XCTAssertTrue(request.contains("\r\nAuthorization: Bearer good-token\r\n"), request)
@@ -144,26 +145,23 @@ final class PairCommandTests: XCTestCase {
         for (status, body, message) in cases {
             let server = try OneReplyServer(status: status, body: body)
             let uplink = UplinkConfiguration(url: server.url, tokenFile: try tokenFile("good-token"), timeout: .seconds(5))
-            let failure = try XCTUnwrap(BackendDeviceLookup.deviceID(uplink).failure, "\(status)")
+            let failure = try XCTUnwrap(BackendDeviceLookup.device(uplink).failure, "\(status)")
             XCTAssertTrue(failure.message.contains(message), failure.message)
             XCTAssertFalse(failure.message.contains("good-token"))
         }
     }
 
-    /// The reference backend of this release has no `GET /v1/device` yet: the refusal says so.
-    func testAReferenceBackendWithoutTheEndpointIsNamed() throws {
+    /// The reference backend answers with the id it knows the device by.
+    func testTheReferenceBackendNamesTheDevicesId() throws {
         let server = try DevServer(DevServer.Options(databasePath: "\(directory.path)/server.sqlite", tokens: ["good-token": "device-1"]))
         defer { server.stop() }
         let uplink = UplinkConfiguration(url: server.baseURL, tokenFile: try tokenFile("good-token"), timeout: .seconds(5))
-        switch BackendDeviceLookup.deviceID(uplink) {
-        case let .success(id): XCTAssertEqual(id, "device-1")
-        case let .failure(failure): XCTAssertTrue(failure.message.contains("HTTP 404"), failure.message)
-        }
+        XCTAssertEqual(BackendDeviceLookup.device(uplink), .success(DeviceIdentity(id: "device-1", name: nil)))
     }
 
     func testAnUnreadableTokenFileIsNamed() throws {
         let path = try tokenFile("good-token", mode: 0o644)
-        let failure = try XCTUnwrap(BackendDeviceLookup.deviceID(UplinkConfiguration(url: "http://127.0.0.1:9", tokenFile: path,
+        let failure = try XCTUnwrap(BackendDeviceLookup.device(UplinkConfiguration(url: "http://127.0.0.1:9", tokenFile: path,
                                                                                       timeout: .seconds(1))).failure)
         XCTAssertTrue(failure.message.contains(path), failure.message)
     }
