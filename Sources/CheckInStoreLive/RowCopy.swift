@@ -35,6 +35,8 @@ enum RowCopy {
         Table(name: "away_periods", key: ["id"], order: "insertion_order"),
         Table(name: "power_events", key: ["id"], order: "insertion_order"),
         Table(name: "run_mark", key: ["singleton"], isSingleton: true),
+        Table(name: "dependents", key: ["name"], order: "insertion_order"),
+        Table(name: "dependents_view", key: ["singleton"], isSingleton: true),
     ]
 
     struct Counts {

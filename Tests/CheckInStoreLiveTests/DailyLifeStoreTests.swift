@@ -36,7 +36,7 @@ final class DailyLifeStoreTests: XCTestCase {
         }
         let database = try await CheckInDatabase.open(path: path)
         let version = try await database.pragma("user_version")
-        XCTAssertEqual(version, "8")
+        XCTAssertEqual(version, String(Schema.latestVersion))
         let history = try await database.history(limit: 10)
         XCTAssertEqual(history.map(\.source), [.mqtt])
         let settings = try await database.loadSettings()

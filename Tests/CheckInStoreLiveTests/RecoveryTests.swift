@@ -297,6 +297,8 @@ final class RecoveryTests: XCTestCase {
                                      settings: nil)
         _ = try await database.recordPowerEvent(PowerEvent(id: .random(), at: instant(wall: 13), kind: .onBattery))
         _ = try await database.markRunStarted(instant(wall: 14))
+        try await database.addDependent(DependentEntry(name: "Mum", source: .mqtt(baseTopic: "lifesignal/mum"), heartbeat: .seconds(180)))
+        try await database.saveDependentsSortOption(.deadline)
     }
 
     /// Every row of every table, through the database's own connection.

@@ -133,7 +133,7 @@ final class DependentsEndToEndTests: XCTestCase {
         XCTAssertTrue(unknown.standardError.contains("no dependent is called \"Dad\"; there are: Mum"), unknown.standardError)
         let badCode = try watcher.ctl(["dependents", "add", "hello\u{1B}[2J"])
         XCTAssertEqual(badCode.exitCode, 1)
-        XCTAssertTrue(badCode.standardError.contains("is not a pairing code"), badCode.standardError)
+        XCTAssertTrue(badCode.standardError.contains("not a LifeSignal pairing code"), badCode.standardError)
         XCTAssertFalse(badCode.standardError.contains("\u{1B}"), "control characters from the argument are escaped")
         let configured = try watcher.ctl(["dependents", "remove", "Mum"])
         XCTAssertEqual(configured.exitCode, 1)
