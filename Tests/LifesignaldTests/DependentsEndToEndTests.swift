@@ -50,8 +50,8 @@ final class DependentsEndToEndTests: XCTestCase {
         return try JSONDecoder().decode(DependentsReport.self, from: Data(result.standardOutput.utf8))
     }
 
-    func mum(_ watcher: DaemonHarness) throws -> DependentItemReport? {
-        try dependents(watcher).dependents.first { $0.name == "Mum" }
+    func mum(_ watcher: DaemonHarness, named name: String = "Mum") throws -> DependentItemReport? {
+        try dependents(watcher).dependents.first { $0.name == name }
     }
 
     func testTheWatcherFollowsThePersonAnswersPingsSaysImOnItAndHearsSilence() throws {
@@ -142,4 +142,54 @@ final class DependentsEndToEndTests: XCTestCase {
         XCTAssertEqual(badSort.exitCode, 64)
         XCTAssertEqual(watcher.stop(), 0)
     }
+
+    struct PairOutput: Decodable {
+        var code: String
+        var source: String
+        var address: String
+    }
+
+    func testAPairingCodeFromThePersonsDeviceAddsThemOverMQTTAndTheyAreStillThereAfterARestart() throws {
+        let broker = try MosquittoBroker()
+        let person = try Self.person(port: broker.port)
+        try person.start()
+        try person.waitForMQTT("connected")
+        let watcher = try DaemonHarness(config: """
+
+            [mqtt]
+            host = "127.0.0.1"
+            port = \(broker.port)
+            device_id = "hall-watcher"
+            keep_alive = "5s"
+            retry_max = "1s"
+
+            [device]
+            role = "watcher"
+            """)
+        try watcher.start()
+        try watcher.waitForMQTT("connected")
+
+        let paired = try person.ctl(["pair", "--config", person.configPath, "--json"], addsSocket: false)
+        XCTAssertEqual(paired.exitCode, 0, paired.standardError)
+        let code = try JSONDecoder().decode(PairOutput.self, from: Data(paired.standardOutput.utf8))
+        XCTAssertEqual(code.source, "mqtt")
+        XCTAssertEqual(code.address, "lifesignal/mum")
+        let added = try watcher.ctl(["dependents", "add", code.code.lowercased(), "--name", "Gran"])
+        XCTAssertEqual(added.exitCode, 0, added.standardError)
+        XCTAssertEqual(try watcher.ctl(["dependents", "add", code.code]).exitCode, 1, "the same person twice is refused")
+
+        XCTAssertEqual(try person.ctl(["check-in"]).exitCode, 0)
+        try watcher.waitUntil("the watcher shows Gran checked in") { try self.mum(watcher, named: "Gran")?.status == "checked_in" }
+        XCTAssertEqual(watcher.stop(), 0)
+        try watcher.start()
+        try watcher.waitUntil("the restarted watcher still follows Gran") {
+            try self.mum(watcher, named: "Gran")?.status == "checked_in"
+        }
+        let removed = try watcher.ctl(["dependents", "remove", "gran"])
+        XCTAssertEqual(removed.exitCode, 0, removed.standardError)
+        XCTAssertNil(try mum(watcher, named: "Gran"))
+        XCTAssertEqual(watcher.stop(), 0)
+        XCTAssertEqual(person.stop(), 0)
+    }
 }
+
