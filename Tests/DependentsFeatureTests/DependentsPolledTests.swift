@@ -136,3 +136,100 @@ final class DependentsPolledTests: DependentsTestCase {
         await stop(store)
     }
 }
+
+/// The rest of the actions: a polled source that refuses to follow or unfollow, "I'm on it" and
+/// cleared pings that fail, and a device that is both answering with its check-in.
+final class DependentsOutcomeTests: DependentsTestCase {
+    final class Calls: Sendable { let made = Mutex<[String]>([]) }
+    let calls = Calls()
+
+    var backend: DependentsClient {
+        var client = DependentsClient.failing(kind: "backend")
+        client.fetch = { .success([:]) }
+        client.add = { [calls] id in
+            calls.made.withLock { $0.append("add \(id)") }
+            return id == "dev-gran" ? .success(SourcedDependent(name: "Gran", report: DependentReport(status: .unknown)))
+                : .failure(UplinkFailure(.permanent, "no device \(id) (HTTP 404)", httpStatus: 404))
+        }
+        client.remove = { [calls] id in
+            calls.made.withLock { $0.append("remove \(id)") }
+            return .failure(UplinkFailure(.transient, "the backend did not answer"))
+        }
+        client.onIt = { _, _ in .failure(UplinkFailure(.transient, "the backend did not answer")) }
+        client.clearPing = { _ in .failure(UplinkFailure(.permanent, "no ping to withdraw (HTTP 404)", httpStatus: 404)) }
+        return client
+    }
+
+    func appearWithBackend(_ store: TestStore<DependentsFeature>) async {
+        store.send(.onAppear) {
+            $0.isLoading = true
+            $0.watchingSince = Self.start.uptime
+        }
+        await store.receive(.loaded(.success(StoredDependents()))) {
+            $0.isLoading = false
+            $0.isLoaded = true
+        }
+        await store.receive(.delegate(.subscriptionsChanged([])))
+        await store.receive(.delegate(.contactsUpdated))
+        await store.receive(.pollDue)
+    }
+
+    func testABackendCodeIsFollowedThereFirstAndAnUnknownIdIsNotKept() async {
+        let store = makeStore(sources: ["backend": backend], mqtt: false)
+        await appearWithBackend(store)
+        store.send(.add(PairingCode(source: .backend(id: "dev-nobody"), name: "Nobody", heartbeat: .seconds(600)), name: nil))
+        await receiveError(store, "Nobody was not added: the backend says: no device dev-nobody (HTTP 404)")
+        XCTAssertEqual(stored.contents.withLock { $0.entries }, [], "not kept when the backend does not know them")
+
+        let gran = DependentEntry(name: "Gran", source: .backend(id: "dev-gran"), heartbeat: .seconds(600))
+        store.send(.add(PairingCode(source: gran.source, name: "Gran", heartbeat: .seconds(600)), name: nil))
+        await store.receive(.added(gran, nil)) {
+            $0.dependents = [Dependent(entry: gran)]
+            $0.lastOutcome = "added Gran"
+        }
+        await store.receive(.delegate(.subscriptionsChanged([])))
+        await store.receive(.delegate(.contactsUpdated))
+        await store.receive(.pollDue)
+        await store.receive(.polled(kind: "backend", .success([:]))) {
+            $0.lastPolled["backend"] = Self.start.uptime
+            $0.dependents[0].problem = "the backend does not list \"dev-gran\""
+        }
+
+        // Unfollowing needs the backend too: while it does not answer, they stay.
+        store.send(.remove(name: "Gran"))
+        await receiveError(store, "Gran was not removed: the backend says: the backend did not answer")
+        XCTAssertEqual(store.state.dependents.map(\.entry.name), ["Gran"])
+        XCTAssertEqual(calls.made.withLock { $0 }, ["add dev-nobody", "add dev-gran", "remove dev-gran"])
+
+        // "I'm on it" and a withdrawn ping that fail say so, and change nothing else.
+        store.send(.onIt(name: "Gran"))
+        await store.receive(.onItSent(name: "Gran", failure: "not sent to the backend: the backend did not answer"))
+        await receiveError(store, "Gran: not sent to the backend: the backend did not answer")
+        XCTAssertFalse(store.state.dependents[0].onItSent)
+        store.send(.clearPing(name: "Gran"))
+        await store.receive(.pingCleared(name: "Gran", failure: "not sent to the backend: no ping to withdraw (HTTP 404)"))
+        await receiveError(store, "Gran: not sent to the backend: no ping to withdraw (HTTP 404)")
+        await stop(store)
+    }
+
+    func testOnADeviceThatIsBothItsCheckInAnswersOnlyThoseWhoNeedSomeone() async {
+        let store = makeStore()
+        await appear(store, stored: [Self.mum])
+        // All well: a check-in pings nobody (only a watcher's own press pings everyone).
+        store.send(.answerThoseWhoNeedSomeone)
+        store.send(.peerMessage(state("lifesignal/mum", phase: "checked_in", helpAlert: true))) {
+            $0.dependents[0].report = self.report(.helpAlert)
+            $0.dependents[0].heardAt = Self.start.wall
+            $0.dependents[0].status = .helpAlert
+        }
+        store.send(.answerThoseWhoNeedSomeone)
+        await store.receive(.onItSent(name: "Mum", failure: nil)) {
+            $0.dependents[0].onItSent = true
+            $0.lastOutcome = "told Mum you are on it"
+        }
+        // Once said, a second check-in does not say it again.
+        store.send(.answerThoseWhoNeedSomeone)
+        XCTAssertEqual(published.topics, ["lifesignal/mum/cmd/on_it"])
+        await stop(store)
+    }
+}
