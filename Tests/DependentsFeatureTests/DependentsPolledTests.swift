@@ -36,21 +36,6 @@ final class DependentsPolledTests: DependentsTestCase {
     static let shed = DependentEntry(name: "Shed", source: .healthchecks(check: "uncle-check-in"), heartbeat: .seconds(300),
                                      fromConfig: true)
 
-    func appearPolled(_ store: TestStore<DependentsFeature>) async {
-        store.send(.onAppear) {
-            $0.isLoading = true
-            $0.watchingSince = Self.start.uptime
-        }
-        await store.receive(.loaded(.success(StoredDependents()))) {
-            $0.isLoading = false
-            $0.isLoaded = true
-            $0.dependents = $0.configured.map(Dependent.init(entry:))
-        }
-        await store.receive(.delegate(.subscriptionsChanged([])))
-        await store.receive(.delegate(.contactsUpdated))
-        await store.receive(.pollDue)
-    }
-
     func testTheBackendsWordIsShownAndPolledAgainEachInterval() async {
         let overdue = DependentReport(status: .overdue, lastCheckIn: Self.lastCheckIn, deadline: Self.deadline)
         replies.next.withLock {
@@ -160,23 +145,9 @@ final class DependentsOutcomeTests: DependentsTestCase {
         return client
     }
 
-    func appearWithBackend(_ store: TestStore<DependentsFeature>) async {
-        store.send(.onAppear) {
-            $0.isLoading = true
-            $0.watchingSince = Self.start.uptime
-        }
-        await store.receive(.loaded(.success(StoredDependents()))) {
-            $0.isLoading = false
-            $0.isLoaded = true
-        }
-        await store.receive(.delegate(.subscriptionsChanged([])))
-        await store.receive(.delegate(.contactsUpdated))
-        await store.receive(.pollDue)
-    }
-
     func testABackendCodeIsFollowedThereFirstAndAnUnknownIdIsNotKept() async {
         let store = makeStore(sources: ["backend": backend], mqtt: false)
-        await appearWithBackend(store)
+        await appearPolled(store)
         store.send(.add(PairingCode(source: .backend(id: "dev-nobody"), name: "Nobody", heartbeat: .seconds(600)), name: nil))
         await receiveError(store, "Nobody was not added: the backend says: no device dev-nobody (HTTP 404)")
         XCTAssertEqual(stored.contents.withLock { $0.entries }, [], "not kept when the backend does not know them")

@@ -86,6 +86,22 @@ class DependentsTestCase: ReducerTestCase {
         await store.receive(.pollDue)
     }
 
+    /// Starts a feature whose dependents are all polled (or none yet): no MQTT topics, a first poll.
+    func appearPolled(_ store: TestStore<DependentsFeature>) async {
+        store.send(.onAppear) {
+            $0.isLoading = true
+            $0.watchingSince = Self.start.uptime
+        }
+        await store.receive(.loaded(.success(StoredDependents()))) {
+            $0.isLoading = false
+            $0.isLoaded = true
+            $0.dependents = $0.configured.map(Dependent.init(entry:))
+        }
+        await store.receive(.delegate(.subscriptionsChanged([])))
+        await store.receive(.delegate(.contactsUpdated))
+        await store.receive(.pollDue)
+    }
+
     /// The seed's `setError`: what was asked for failed, and the error says so.
     func receiveError(_ store: TestStore<DependentsFeature>, _ message: String) async {
         await store.receive(.setError(message)) { $0.error = message }
