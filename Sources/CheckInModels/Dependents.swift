@@ -82,14 +82,17 @@ public struct DependentEntry: Hashable, Sendable {
     public var source: DependentSource
     /// How long without word from their device before they count as `silent`.
     public var heartbeat: Duration
-    /// From `[[dependents]]` in the config (cannot be removed from the CLI) or added by a code.
+    /// From `[dependents.<key>]` in the config (cannot be removed from the CLI) or added by a code.
     public var fromConfig: Bool
+    /// A light of their own (`[dependents.<key>] led`, an LED of `[leds] order`), config only.
+    public var led: String?
 
-    public init(name: String, source: DependentSource, heartbeat: Duration, fromConfig: Bool = false) {
+    public init(name: String, source: DependentSource, heartbeat: Duration, fromConfig: Bool = false, led: String? = nil) {
         self.name = name
         self.source = source
         self.heartbeat = heartbeat
         self.fromConfig = fromConfig
+        self.led = led
     }
 
     /// Without a heartbeat in the code or the config: 3 minutes (twice the MQTT keep-alive's

@@ -276,6 +276,8 @@ public struct LEDReport: Codable, Hashable, Sendable {
     public var name: String
     public var colour: String
     public var on: Bool
+    /// What it plays ("on", "250ms on, 250ms off"); nil from a daemon that predates it.
+    public var pattern: String? = nil
 
     public init(name: String, colour: String, on: Bool) {
         self.name = name

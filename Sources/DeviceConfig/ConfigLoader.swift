@@ -285,7 +285,7 @@ struct ConfigLoader {
         configuration.device = readRole(table("device"))
         configuration.dependents = readDependents(table("dependents"), entries: sections.dependents,
                                                   role: configuration.device.role, hasMQTT: mqtt != nil, hasUplink: uplink != nil,
-                                                  shortIntervals: shortIntervals)
+                                                  shortIntervals: shortIntervals, language: language)
         checkWatcherHasASource(table("device"), configuration)
         return configuration
     }

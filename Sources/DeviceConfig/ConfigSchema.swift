@@ -34,7 +34,7 @@ enum ConfigSchema {
     static let ledKeys = ["colour", "line", "active_low"]
 
     /// Keys of each `[dependents.<key>]` table: one source, a name and a heartbeat allowance.
-    static let dependentKeys = ["name", "mqtt", "backend", "healthchecks", "heartbeat"]
+    static let dependentKeys = ["name", "mqtt", "backend", "healthchecks", "heartbeat", "led"]
 
     static func keys(of table: String) -> [String]? {
         tables.first { $0.name == table }?.keys

@@ -1,5 +1,6 @@
 public import CheckInModels
 import ConfigFile
+public import LEDLanguage
 
 /// `[device]`: whose device this is. A person's checks in; a watcher shows the people it looks
 /// after (docs/dependents.md); both does both.
@@ -63,7 +64,7 @@ extension ConfigLoader {
     /// `[dependents]` and its `[dependents.<key>]` tables; `sources` says which sources the
     /// device has, so an entry no source can reach is refused here rather than silent at run time.
     mutating func readDependents(_ table: ConfigTable?, entries tables: [(key: String, table: ConfigTable)], role: DeviceRole,
-                                 hasMQTT: Bool, hasUplink: Bool, shortIntervals: Bool) -> DependentsConfiguration {
+                                 hasMQTT: Bool, hasUplink: Bool, shortIntervals: Bool, language: LEDLanguage) -> DependentsConfiguration {
         var configuration = DependentsConfiguration(
             pollInterval: value(table, "dependents", "poll_interval", .seconds(60), ValueRules.duration(
                 in: shortIntervals ? DependentsConfiguration.developerPollIntervalRange : DependentsConfiguration.pollIntervalRange)),
@@ -79,7 +80,8 @@ extension ConfigLoader {
                    + "set role = \"watcher\" (or \"both\") under [device], or remove the dependents")
         }
         for (key, entryTable) in tables {
-            if let entry = readDependent(key, entryTable, configuration, hasMQTT: hasMQTT, hasUplink: hasUplink) {
+            if var entry = readDependent(key, entryTable, configuration, hasMQTT: hasMQTT, hasUplink: hasUplink) {
+                entry.led = readLight(key, entryTable, language: language, taken: configuration.entries.compactMap(\.led))
                 if configuration.entries.contains(where: { $0.name.lowercased() == entry.name.lowercased() }),
                    let first = entryTable.entries.first {
                     report("dependents.\(key).name", atEntry: first, "another dependent is also called \(entry.name); names must differ")
@@ -124,6 +126,34 @@ extension ConfigLoader {
         }
         guard let address, let source = DependentSource(kind: kind, address: address) else { return nil }
         return DependentEntry(name: name, source: source, heartbeat: heartbeat, fromConfig: true)
+    }
+}
+
+extension ConfigLoader {
+    /// `[dependents.<key>] led`: an LED of `[leds] order` that shows this dependent alone, so no
+    /// indicator's pattern may use it and no other dependent may have it.
+    private mutating func readLight(_ key: String, _ table: ConfigTable, language: LEDLanguage, taken: [String]) -> String? {
+        guard let entry = table["led"],
+              let name = optionalValue(table, "dependents." + key, "led", ValueRules.text("an LED name from [leds] order"))
+        else { return nil }
+        let names = language.leds.map(\.name)
+        guard names.contains(name) else {
+            report("dependents.\(key).led", atEntry: entry, "no LED named \(TerminalText.quoted(name)) in leds.order ("
+                   + names.joined(separator: ", ") + "); add it to leds.order with a [leds.\(name)] line")
+            return nil
+        }
+        let users = Indicator.allCases.filter { language.pattern(for: $0).waveform(for: LED(name: name, colour: "")) != .off }
+        if let first = users.first {
+            report("dependents.\(key).led", atEntry: entry, "the LED \(name) is also used by patterns.\(first.rawValue)"
+                   + (users.count > 1 ? " and \(users.count - 1) more" : "") + "; a dependent's LED shows that dependent alone: "
+                   + "give it an LED no pattern uses")
+            return nil
+        }
+        guard !taken.contains(name) else {
+            report("dependents.\(key).led", atEntry: entry, "the LED \(name) already shows another dependent; each needs its own")
+            return nil
+        }
+        return name
     }
 }
 

@@ -21,6 +21,8 @@ extension DeviceConfiguration {
     /// missed check-in and of a request for help.
     public var reachFindings: [ReachFinding] {
         var findings: [ReachFinding] = []
+        // A watcher has no countdown and no help button of its own: nobody needs telling.
+        guard device.role.hasCountdown else { return findings }
         if !canReportMissedCheckIns {
             findings.append(ReachFinding(
                 check: "notify", message: "nobody is told when a check-in is missed: there is no healthchecks check-in check "

@@ -16,6 +16,8 @@ public final class ControlHandler {
     let notifications: NotificationsControl
     let dependents: DependentsControl
     static let answerTimeout = Duration.seconds(10)
+    /// What only a device with a countdown does.
+    static let personsOwn: Set<ControlRequest.Command> = [.checkIn, .setSettings, .alertSend, .alertCancel, .away, .awayEnd]
 
     public init(store: Store<DeviceFeature>, waiters: ActionWaiters<DeviceFeature.Action>, context: ControlContext) {
         self.store = store
@@ -38,6 +40,10 @@ public final class ControlHandler {
     }
 
     func handle(_ request: ControlRequest) async -> ControlResponse {
+        if store.state.role == .watcher, Self.personsOwn.contains(request.command) {
+            return .failure("this is a watcher ([device] role = \"watcher\"): it has no countdown of its own to "
+                            + "\(request.command.rawValue); `lifesignalctl dependents` shows the people it looks after")
+        }
         switch request.command {
         case .status:
             return ControlResponse(status: await context.reports.status(store.state))

@@ -44,7 +44,11 @@ public final class StatusReporter {
             deadline: countdown?.deadline.iso8601,
             secondsLeft: countdown?.remaining.wholeSeconds,
             settings: SettingsReport(checkIn.settings, version: checkIn.settingsVersion),
-            leds: zip(leds.language.leds, leds.levels).map { LEDReport(name: $0.name, colour: $0.colour, on: $1) },
+            leds: zip(leds.language.leds, leds.levels).map { led, on in
+                var report = LEDReport(name: led.name, colour: led.colour, on: on)
+                report.pattern = leds.pattern.waveform(for: led).description
+                return report
+            },
             queueDepth: (try? await store.checkIns.pendingUploadCount()) ?? -1,
             error: conditions.first(where: \.isFault)?.message ?? conditions.first?.message,
             isCheckingIn: checkIn.isCheckingIn,

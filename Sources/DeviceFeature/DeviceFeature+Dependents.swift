@@ -5,7 +5,7 @@ import ComposableCore
 import DependentsFeature
 import DeviceConfig
 import GPIOClient
-import LEDLanguage
+public import LEDLanguage
 import MQTTFeature
 
 /// A watcher's share of the device (docs/dependents.md): its dependents heard on the device's MQTT
@@ -87,6 +87,34 @@ public struct HelpComing: Equatable, Sendable {
 }
 
 extension DeviceFeature.State {
+    /// Each dependent's own light (`[dependents.<key>] led`), by LED name: steady when they are
+    /// checked in, a rhythm per status otherwise (docs/dependents.md); none on a person's device.
+    public var dependentLights: [String: Waveform] {
+        guard let dependents else { return [:] }
+        var lights: [String: Waveform] = [:]
+        for dependent in dependents.dependents {
+            guard let led = dependent.entry.led else { continue }
+            lights[led] = Self.light(for: dependent.status)
+        }
+        return lights
+    }
+
+    /// The rhythms the glance uses, on one light: loud ones fast, calm ones steady or winking.
+    static func light(for status: DependentStatus) -> Waveform {
+        switch status {
+        case .helpAlert: .blink(on: .milliseconds(250), off: .milliseconds(250))
+        case .overdue: .cycle([(true, .milliseconds(200)), (false, .milliseconds(200)), (true, .milliseconds(200)),
+                               (false, .milliseconds(400))])
+        case .silent: .blink(on: .milliseconds(100), off: .milliseconds(900))
+        case .reminder: .cycle([(true, .milliseconds(200)), (false, .milliseconds(200)), (true, .milliseconds(200)),
+                                (false, .milliseconds(2400))])
+        case .unknown: .blink(on: .milliseconds(100), off: .milliseconds(2900))
+        case .away: .cycle([(true, .milliseconds(100)), (false, .milliseconds(200)), (true, .milliseconds(100)),
+                            (false, .milliseconds(2600))])
+        case .checkedIn: .on
+        }
+    }
+
     /// The glance: the loudest status across the dependents, or the confirmation of a press.
     func glance(_ dependents: DependentsFeature.State) -> Indicator {
         if dependents.confirmingPingAll { return .pingConfirm }

@@ -75,7 +75,7 @@ public final class Device {
         let buzzerPatterns = configuration.buzzer
         store.observe { [leds, waiters, logger] state, action in
             let indicator = state.indicator
-            leds.show(indicator)
+            leds.show(indicator, overlays: state.dependentLights)
             if let buzzer, let buzzerPatterns { buzzer.play(state.buzzer.map(buzzerPatterns.pattern(for:))) }
             // Lines lost with their chip are off, and lines requested again start off: either way
             // the driver forgets what it wrote, so status never reports an LED lit that is not.

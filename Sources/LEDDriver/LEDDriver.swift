@@ -9,6 +9,11 @@ public import LEDLanguage
 public final class LEDDriver {
     public let language: LEDLanguage
     public private(set) var indicator: Indicator?
+    /// LEDs of their own (a watcher's light per dependent), each playing its waveform whatever
+    /// the indicator.
+    public private(set) var overlays: [String: Waveform] = [:]
+    /// What each LED plays now: the indicator's pattern with the overlays over it.
+    public private(set) var pattern = LEDPattern([:])
     /// What was last written successfully to each LED, in `language.leds` order.
     public private(set) var levels: [Bool]
     private var player: PatternPlayer?
@@ -35,12 +40,16 @@ public final class LEDDriver {
         self.report = report
     }
 
-    /// Starts showing `indicator` (from its first step) unless it is already showing.
-    public func show(_ indicator: Indicator) {
-        guard indicator != self.indicator else { return }
+    /// Starts showing `indicator` (from its first step), with `overlays` on the LEDs they name,
+    /// unless that is already showing.
+    public func show(_ indicator: Indicator, overlays: [String: Waveform] = [:]) {
+        guard indicator != self.indicator || overlays != self.overlays else { return }
         self.indicator = indicator
+        self.overlays = overlays
+        let base = language.pattern(for: indicator)
+        pattern = overlays.isEmpty ? base : LEDPattern(base.waveforms.merging(overlays) { $1 })
         let now = monotonicNow()
-        player = PatternPlayer(leds: language.leds, pattern: language.pattern(for: indicator), startedAt: now)
+        player = PatternPlayer(leds: language.leds, pattern: pattern, startedAt: now)
         advance(at: now)
     }
 
@@ -57,6 +66,8 @@ public final class LEDDriver {
         nextChange = nil
         player = nil
         indicator = nil
+        overlays = [:]
+        pattern = LEDPattern([:])
         write(Array(repeating: false, count: levels.count))
     }
 

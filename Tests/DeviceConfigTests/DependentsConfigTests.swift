@@ -88,4 +88,15 @@ final class DependentsConfigTests: XCTestCase {
         XCTAssertTrue(problems(broker + "[device]\nrole = \"both\"\n[dependents]\npoll_interval = \"1s\"\n").contains(
             "dependents.poll_interval"))
     }
+
+    func testADependentsLightIsAnLEDOfItsOwn() throws {
+        let leds = "[leds]\norder = [\"green\", \"amber\", \"red\", \"mum\"]\n[leds.mum]\ncolour = \"white\"\nline = \"GPIO19\"\n"
+        let watcher = broker + leds + "[device]\nrole = \"watcher\"\n[dependents.mum]\nmqtt = \"a/b\"\n"
+        XCTAssertEqual(try load(watcher + "led = \"mum\"\n").get().dependents.entries.first?.led, "mum")
+        XCTAssertTrue(problems(watcher + "led = \"dad\"\n").contains("dependents.mum.led: no LED named \"dad\" in leds.order"))
+        XCTAssertTrue(problems(watcher + "led = \"red\"\n").contains("the LED red is also used by patterns."))
+        XCTAssertTrue(problems(watcher + "led = \"mum\"\n[dependents.dad]\nmqtt = \"c/d\"\nled = \"mum\"\n").contains(
+            "dependents.dad.led: the LED mum already shows another dependent"))
+    }
 }
+

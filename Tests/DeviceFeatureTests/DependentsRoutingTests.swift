@@ -124,4 +124,20 @@ final class DependentsRoutingTests: DeviceTestCase {
         await store.receive(.checkIn(.storeWritable))
         await store.finish()
     }
+
+    func testADependentWithALightOfTheirOwnHasItFollowTheirStatus() {
+        var state = makeWatcher().state
+        XCTAssertEqual(state.dependentLights, [:], "no light configured")
+        state.dependents?.dependents[0].entry.led = "gran"
+        let expected: [(DependentStatus, String)] = [
+            (.checkedIn, "on"), (.overdue, "200ms on, 200ms off, 200ms on, 400ms off"), (.helpAlert, "250ms on, 250ms off"),
+            (.silent, "100ms on, 900ms off"), (.unknown, "100ms on, 2900ms off"),
+        ]
+        for (status, waveform) in expected {
+            state.dependents?.dependents[0].status = status
+            XCTAssertEqual(state.dependentLights["gran"]?.description, waveform, "\(status)")
+        }
+        XCTAssertEqual(makeStore().state.dependentLights, [:], "a person's device has none")
+    }
 }
+

@@ -114,4 +114,25 @@ final class LEDDriverTests: XCTestCase {
         XCTAssertNil(driver.indicator)
         XCTAssertEqual(driver.levels, [false, false, false])
     }
+
+    /// A watcher's light per dependent plays its own waveform over whatever the indicator shows,
+    /// and a change of either alone is shown.
+    func testOverlaysPlayTheirOwnLightWhateverTheIndicatorShows() {
+        let withLight = LEDLanguage(leds: language.leds + [LED(name: "mum", colour: "white")], patterns: language.patterns)
+        let driver = LEDDriver(language: withLight, setLED: { [lines] index, on throws(GPIOError) in try lines.set(index, on) },
+                               monotonicNow: { [clock] in clock.now }, sleep: { [clock] in try await clock.sleep($0) },
+                               report: { _ in })
+        driver.show(.dependentsOK, overlays: ["mum": .on])
+        XCTAssertEqual(lines.take(withLight), ["green on", "mum on"])
+        XCTAssertEqual(driver.pattern.waveform(for: LED(name: "mum", colour: "white")), .on)
+        driver.show(.dependentsOK, overlays: ["mum": .on])
+        XCTAssertEqual(lines.take(withLight), [], "the same again changes nothing")
+        driver.show(.dependentsOK, overlays: ["mum": .off])
+        XCTAssertEqual(lines.take(withLight), ["mum off"], "the light alone changed")
+        driver.show(.checkedIn, overlays: ["mum": .off])
+        XCTAssertEqual(lines.take(withLight), [], "the indicator alone changed; green was already on")
+        driver.stop()
+        XCTAssertEqual(lines.take(withLight), ["green off"])
+    }
 }
+

@@ -34,6 +34,13 @@ final class DependentsEndToEndTests: XCTestCase {
             role = "watcher"
             name = "Anna"
 
+            [leds]
+            order = ["green", "amber", "red", "mum"]
+
+            [leds.mum]
+            colour = "white"
+            line = "GPIO19"
+
             [dependents]
             confirmation_window = "2s"
 
@@ -41,7 +48,13 @@ final class DependentsEndToEndTests: XCTestCase {
             name = "Mum"
             mqtt = "lifesignal/mum"
             heartbeat = "2s"
+            led = "mum"
             """, storePath: storePath)
+    }
+
+    /// What Mum's own light on the watcher plays.
+    func light(_ watcher: DaemonHarness) throws -> String? {
+        try watcher.status().leds.first { $0.name == "mum" }?.pattern
     }
 
     func dependents(_ watcher: DaemonHarness) throws -> DependentsReport {
@@ -68,6 +81,7 @@ final class DependentsEndToEndTests: XCTestCase {
         try watcher.waitUntil("the watcher shows Mum checked in") {
             try self.mum(watcher)?.status == "checked_in" && watcher.status().indicator == "dependents_ok"
         }
+        XCTAssertEqual(try light(watcher), "on", "Mum's own light is steady while she is checked in")
         XCTAssertEqual(try watcher.status().role, "watcher")
 
         // The person goes overdue: the watcher's LEDs say so.
@@ -75,6 +89,7 @@ final class DependentsEndToEndTests: XCTestCase {
             try watcher.status().indicator == "dependent_overdue"
         }
         XCTAssertEqual(try person.status().phase, "overdue")
+        XCTAssertEqual(try light(watcher), "200ms on, 200ms off, 200ms on, 400ms off", "and her light says overdue")
 
         // The watcher's press: "I'm on it", shown on the person's device.
         XCTAssertEqual(try watcher.ctl(["sim", "press"]).exitCode, 0)
@@ -140,6 +155,9 @@ final class DependentsEndToEndTests: XCTestCase {
         XCTAssertTrue(configured.standardError.contains("is in the config file"), configured.standardError)
         let badSort = try watcher.ctl(["dependents", "sort", "age"])
         XCTAssertEqual(badSort.exitCode, 64)
+        let checkIn = try watcher.ctl(["check-in"])
+        XCTAssertEqual(checkIn.exitCode, 1, "a watcher has no countdown of its own")
+        XCTAssertTrue(checkIn.standardError.contains("this is a watcher"), checkIn.standardError)
         XCTAssertEqual(watcher.stop(), 0)
     }
 
