@@ -95,7 +95,14 @@ public final class FakeCheckInStore: Sendable {
                     if let settings { contents.settings = settings }
                 }
             },
-            awayPeriods: { [self] limit in contents.withLock { Array($0.awayPeriods.prefix(limit)) } }
+            awayPeriods: { [self] limit in contents.withLock { Array($0.awayPeriods.prefix(limit)) } },
+            withdrawPings: { [self] ids throws(StoreFailure) in
+                try contents.withLock { contents throws(StoreFailure) in
+                    if let failure = contents.failNextWrites { throw failure }
+                    let answered = Set(contents.pingResponses.map(\.pingID))
+                    contents.pings.removeAll { ids.contains($0.id) && !answered.contains($0.id) }
+                }
+            }
         )
     }
 

@@ -256,3 +256,46 @@ enum MQTTDeviceEventPayloads {
         #"{"event_type":"check_in","check_in_id":"\#(record.id)","source":"\#(record.source.rawValue)","at":"\#(record.at.wall.iso8601)","id":"\#(id)"}"#
     }
 }
+
+extension MQTTRoutingTests {
+    /// A watcher's `clear_ping` withdraws the ping its `ask_if_ok` raised: the LEDs stop asking
+    /// and the store forgets it, so a restart does not ask again; `on_it` names who is coming
+    /// in the state the broker holds, until the next check-in.
+    func testAWatchersClearPingWithdrawsItsPingAndOnItIsInTheStateUntilACheckIn() async {
+        let store = makeMQTTStore(loaded: true)
+        store.send(.mqtt(.message(MQTTInboundMessage(topic: "lifesignal/hall/cmd/ask_if_ok", payload: Array("PRESS".utf8))))) {
+            $0.mqtt?.commandsAccepted = 1
+            $0.mqtt?.device = self.neverCheckedIn
+        }
+        await store.receive(.mqtt(.delegate(.askIfOK)))
+        let ping = PendingPing(id: "local-" + id(1).description, responderID: "home-assistant", responderName: "Home Assistant",
+                               createdAt: "2026-11-22T08:00:00.000Z")
+        await store.receive(.localPingStored(ping, .success([ping])))
+        await store.receive(.checkIn(.pingsReceived([ping]))) {
+            $0.checkIn.pendingPings = [ping]
+            $0.mqtt?.device?.pingPending = true
+            $0.mqtt?.device?.indicator = .pingPending
+        }
+        store.send(.mqtt(.message(MQTTInboundMessage(topic: "lifesignal/hall/cmd/clear_ping", payload: [])))) {
+            $0.mqtt?.commandsAccepted = 2
+        }
+        await store.receive(.mqtt(.delegate(.clearPing)))
+        await store.receive(.checkIn(.pingsWithdrawn([ping.id]))) {
+            $0.checkIn.pendingPings = []
+            $0.mqtt?.device?.pingPending = false
+            $0.mqtt?.device?.indicator = .neverCheckedIn
+        }
+        await store.receive(.pingsWithdrawn(nil))
+        XCTAssertEqual(checkIns.contents.withLock { $0.pings }, [], "a restart does not ask again")
+
+        store.send(.mqtt(.message(MQTTInboundMessage(topic: "lifesignal/hall/cmd/on_it", payload: Array("Anna".utf8))))) {
+            $0.mqtt?.commandsAccepted = 3
+        }
+        await store.receive(.mqtt(.delegate(.onIt("Anna")))) {
+            $0.helpComing = HelpComing(name: "Anna", at: Self.start.wall)
+            $0.mqtt?.device?.onIt = "Anna"
+        }
+        await store.finish()
+    }
+}
+

@@ -8,7 +8,9 @@ power_config() {
 [check_in]
 interval = "12s"
 reminder = "4s"
-grace = "4s"
+# Long enough that the 2 s the beeps are counted for fall inside it, however late a loaded guest
+# notices the last chance began.
+grace = "8s"
 
 [developer]
 short_intervals = true
