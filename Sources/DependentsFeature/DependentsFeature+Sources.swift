@@ -21,9 +21,9 @@ extension DependentsFeature {
     }
 
     /// A ping, a cleared ping or "I'm on it" to one dependent, through their source.
-    func send(_ request: Request, to name: String, _ state: inout State) -> Effect<Action> {
+    func send(_ request: Request, to name: String, _ state: State) -> Effect<Action> {
         guard let dependent = state.dependent(named: name) else {
-            return .send(.setError(unknown(name, state)))
+            return .send(.setError(state.unknownName(name)))
         }
         let name = dependent.entry.name
         let answer: @Sendable (String?) -> Action = { failure in
@@ -75,7 +75,7 @@ extension DependentsFeature {
         let needing = state.dependents.filter { $0.status.needsSomeone && !$0.onItSent && $0.entry.source.canPing }
         guard !needing.isEmpty else { return nil }
         state.confirmingPingAll = false
-        return .merge([.cancel(id: CancelID.confirmation)] + needing.map { send(.onIt, to: $0.entry.name, &state) })
+        return .merge([.cancel(id: CancelID.confirmation)] + needing.map { send(.onIt, to: $0.entry.name, state) })
     }
 
     /// A message on one of the dependents' topics: their availability or their state.
@@ -191,9 +191,4 @@ extension DependentsFeature {
         }
     }
 
-    func unknown(_ name: String, _ state: State) -> String {
-        let names = state.dependents.map(\.entry.name)
-        return "no dependent is called \(TerminalText.quoted(name))"
-            + (names.isEmpty ? " (there are none yet: lifesignalctl dependents add CODE)" : "; there are: \(names.joined(separator: ", "))")
-    }
 }

@@ -174,7 +174,7 @@ public struct DependentsFeature: Reducer {
 
         case let .remove(name):
             guard let dependent = state.dependent(named: name) else {
-                return .send(.setError(unknown(name, state)))
+                return .send(.setError(state.unknownName(name)))
             }
             guard !dependent.entry.fromConfig else {
                 return .send(.setError("\(dependent.entry.name) is in the config file ([dependents.<name>]): remove them there and restart"))
@@ -203,7 +203,7 @@ public struct DependentsFeature: Reducer {
             return .send(.setError("\(name) was not removed: \(failure.message)"))
 
         case let .ping(name):
-            return send(.ping, to: name, &state)
+            return send(.ping, to: name, state)
 
         case let .pingSent(name, nil):
             guard let index = state.index(named: name) else { return .none }
@@ -214,7 +214,7 @@ public struct DependentsFeature: Reducer {
             return .none
 
         case let .clearPing(name):
-            return send(.clearPing, to: name, &state)
+            return send(.clearPing, to: name, state)
 
         case let .pingCleared(name, nil):
             guard let index = state.index(named: name) else { return .none }
@@ -224,7 +224,7 @@ public struct DependentsFeature: Reducer {
             return .none
 
         case let .onIt(name):
-            return send(.onIt, to: name, &state)
+            return send(.onIt, to: name, state)
 
         case let .onItSent(name, nil):
             guard let index = state.index(named: name) else { return .none }
@@ -261,7 +261,7 @@ public struct DependentsFeature: Reducer {
             guard state.confirmingPingAll else { return .none }
             state.confirmingPingAll = false
             let names = state.dependents.filter(\.entry.source.canPing).map(\.entry.name)
-            return .merge(names.map { send(.ping, to: $0, &state) })
+            return .merge(names.map { send(.ping, to: $0, state) })
 
         case let .setError(error):
             state.error = error

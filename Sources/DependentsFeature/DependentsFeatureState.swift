@@ -36,6 +36,13 @@ extension DependentsFeature {
             dependents.first { $0.entry.name.lowercased() == name.lowercased() }
         }
 
+        /// The refusal for a name nobody has, with the names there are.
+        public func unknownName(_ name: String) -> String {
+            let names = dependents.map(\.entry.name)
+            return "no dependent is called \(TerminalText.quoted(String(name.prefix(64))))"
+                + (names.isEmpty ? " (there are none yet: lifesignalctl dependents add CODE)" : "; there are: \(names.joined(separator: ", "))")
+        }
+
         func index(named name: String) -> Int? {
             dependents.firstIndex { $0.entry.name.lowercased() == name.lowercased() }
         }

@@ -28,7 +28,7 @@ final class DependentsControl {
         switch request.command {
         case .dependents:
             if let name = request.name, dependents.dependent(named: name) == nil {
-                return .failure(unknownName(name, dependents))
+                return .failure(dependents.unknownName(name))
             }
             return answer()
         case .dependentsAdd:
@@ -48,7 +48,7 @@ final class DependentsControl {
             return await change(.remove(name: name)) { if case .removed(_, nil) = $0 { true } else { false } }
         case .dependentsPing, .dependentsClearPing, .dependentsOnIt:
             guard let name = request.name else { return .failure("\(request.command.rawValue) needs NAME") }
-            guard dependents.dependent(named: name) != nil else { return .failure(unknownName(name, dependents)) }
+            guard dependents.dependent(named: name) != nil else { return .failure(dependents.unknownName(name)) }
             switch request.command {
             case .dependentsPing:
                 return await change(.ping(name: name)) { if case .pingSent(_, nil) = $0 { true } else { false } }
@@ -94,12 +94,6 @@ final class DependentsControl {
         var response = ControlResponse()
         response.dependents = store.state.dependents.map { DependentsReport($0, role: store.state.role) }
         return response
-    }
-
-    private func unknownName(_ name: String, _ state: DependentsFeature.State) -> String {
-        let names = state.dependents.map(\.entry.name)
-        return "no dependent is called \(TerminalText.quoted(String(name.prefix(64))))"
-            + (names.isEmpty ? " (there are none yet: lifesignalctl dependents add CODE)" : "; there are: \(names.joined(separator: ", "))")
     }
 
     static func nameProblem(_ name: String) -> String? {

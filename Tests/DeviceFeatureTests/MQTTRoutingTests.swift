@@ -73,19 +73,7 @@ final class MQTTRoutingTests: DeviceTestCase {
 
     func testAskIfOKRaisesOneStoredPingThatAPressAnswersLikeAnyOther() async {
         let store = makeMQTTStore(loaded: true)
-        store.send(.mqtt(.message(MQTTInboundMessage(topic: "lifesignal/hall/cmd/ask_if_ok", payload: Array("PRESS".utf8))))) {
-            $0.mqtt?.commandsAccepted = 1
-            $0.mqtt?.device = self.neverCheckedIn
-        }
-        await store.receive(.mqtt(.delegate(.askIfOK)))
-        let ping = PendingPing(id: "local-" + id(1).description, responderID: "home-assistant", responderName: "Home Assistant",
-                               createdAt: "2026-11-22T08:00:00.000Z")
-        await store.receive(.localPingStored(ping, .success([ping])))
-        await store.receive(.checkIn(.pingsReceived([ping]))) {
-            $0.checkIn.pendingPings = [ping]
-            $0.mqtt?.device?.pingPending = true
-            $0.mqtt?.device?.indicator = .pingPending
-        }
+        let ping = await askIfOK(store)
         // Asked again while the first waits: one question at a time.
         store.send(.mqtt(.message(MQTTInboundMessage(topic: "lifesignal/hall/cmd/ask_if_ok", payload: [])))) {
             $0.mqtt?.commandsAccepted = 2
@@ -258,11 +246,8 @@ enum MQTTDeviceEventPayloads {
 }
 
 extension MQTTRoutingTests {
-    /// A watcher's `clear_ping` withdraws the ping its `ask_if_ok` raised: the LEDs stop asking
-    /// and the store forgets it, so a restart does not ask again; `on_it` names who is coming
-    /// in the state the broker holds, until the next check-in.
-    func testAWatchersClearPingWithdrawsItsPingAndOnItIsInTheStateUntilACheckIn() async {
-        let store = makeMQTTStore(loaded: true)
+    /// `ask_if_ok` on a device that has just started: one local ping, stored, and the LEDs ask.
+    func askIfOK(_ store: TestStore<DeviceFeature>) async -> PendingPing {
         store.send(.mqtt(.message(MQTTInboundMessage(topic: "lifesignal/hall/cmd/ask_if_ok", payload: Array("PRESS".utf8))))) {
             $0.mqtt?.commandsAccepted = 1
             $0.mqtt?.device = self.neverCheckedIn
@@ -276,6 +261,15 @@ extension MQTTRoutingTests {
             $0.mqtt?.device?.pingPending = true
             $0.mqtt?.device?.indicator = .pingPending
         }
+        return ping
+    }
+
+    /// A watcher's `clear_ping` withdraws the ping its `ask_if_ok` raised: the LEDs stop asking
+    /// and the store forgets it, so a restart does not ask again; `on_it` names who is coming
+    /// in the state the broker holds, until the next check-in.
+    func testAWatchersClearPingWithdrawsItsPingAndOnItIsInTheStateUntilACheckIn() async {
+        let store = makeMQTTStore(loaded: true)
+        let ping = await askIfOK(store)
         store.send(.mqtt(.message(MQTTInboundMessage(topic: "lifesignal/hall/cmd/clear_ping", payload: [])))) {
             $0.mqtt?.commandsAccepted = 2
         }
