@@ -126,6 +126,8 @@ let package = Package(
         .module("MQTTClient", ["CheckInModels", "ComposableCore"]),
         // The polled sources of a watcher's dependents: the backend and healthchecks.
         .module("DependentsClient", ["CheckInModels", "ComposableCore", "UplinkClient"]),
+        // The polled sources of the person's responders: the backend and healthchecks.
+        .module("RespondersClient", ["CheckInModels", "UplinkClient"]),
 
         // MARK: Live implementations
         .systemLibrary(
@@ -169,7 +171,7 @@ let package = Package(
             name: "CCurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        .module("UplinkLive", ["UplinkClient", "DependentsClient", "DeviceAPI", "CheckInModels", "CCurl", "LinuxIO"]),
+        .module("UplinkLive", ["UplinkClient", "DependentsClient", "RespondersClient", "DeviceAPI", "CheckInModels", "CCurl", "LinuxIO"]),
         // mosquitto.h only (libmosquitto-dev): no pkgConfig, whose `--libs` would link libmosquitto
         // and with it OpenSSL into every daemon. MQTTLive's `LibMosquitto` dlopens it for [mqtt].
         .systemLibrary(
@@ -262,6 +264,7 @@ let package = Package(
         .tests("DependentsFeatureTests", ["DependentsFeature", "DependentsClient", "CheckInModels", "CheckInStoreClient",
                                           "DeviceClock", "MQTTClient", "UplinkClient", "ComposableCore", "TestSupport"]),
         .tests("DependentsClientTests", ["DependentsClient", "CheckInModels", "TestSupport"]),
+        .tests("RespondersClientTests", ["RespondersClient", "CheckInModels", "TestSupport"]),
         .tests("DeviceClockLiveTests", ["DeviceClockLive", "DeviceClock", "CheckInModels", "LinuxIO"]),
         .tests("SQLiteDatabaseTests", ["SQLiteDatabase", "TestSupport"]),
         .tests("CheckInStoreLiveTests", ["CheckInStoreLive", "CheckInStoreClient", "CheckInModels", "SQLiteDatabase", "LinuxIO", "TestSupport"]),
