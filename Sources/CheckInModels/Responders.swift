@@ -35,3 +35,20 @@ public enum ResponderTopic: String, Hashable, Sendable, CaseIterable, Comparable
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }
+
+/// A watcher device the person removed from their responders (`lifesignalctl responders remove`):
+/// its pings and "I'm on it" are refused until the person allows it again. Kept in the store, so
+/// a restart does not let it back in.
+public struct RemovedWatcher: Hashable, Sendable {
+    /// The watcher's MQTT device id, as its registration and commands carry it.
+    public var id: String
+    /// The name it had when it was removed.
+    public var name: String
+    public var removedAt: WallTime
+
+    public init(id: String, name: String, removedAt: WallTime) {
+        self.id = id
+        self.name = name
+        self.removedAt = removedAt
+    }
+}

@@ -37,6 +37,7 @@ enum RowCopy {
         Table(name: "run_mark", key: ["singleton"], isSingleton: true),
         Table(name: "dependents", key: ["name"], order: "insertion_order"),
         Table(name: "dependents_view", key: ["singleton"], isSingleton: true),
+        Table(name: "removed_watchers", key: ["id"]),
     ]
 
     struct Counts {

@@ -13,6 +13,7 @@ enum Schema {
         mqtt,
         dailyLife,
         dependents,
+        removedWatchers,
     ]
 
     /// The version this code writes and understands.
@@ -317,6 +318,18 @@ enum Schema {
         CREATE TABLE dependents_view (
             singleton INTEGER PRIMARY KEY NOT NULL CHECK (singleton = 1),
             sort_option TEXT NOT NULL CHECK (sort_option IN ('status', 'name', 'deadline'))
+        ) STRICT
+        """,
+    ]
+
+    /// v10, the watchers the person removed from their responders (docs/responders.md): their
+    /// pings are refused until the person allows them again.
+    static let removedWatchers = [
+        """
+        CREATE TABLE removed_watchers (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 1 AND 64),
+            name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 64),
+            removed_at_us INTEGER NOT NULL
         ) STRICT
         """,
     ]

@@ -96,6 +96,8 @@ public struct StoreClients: Sendable {
     public var deviceEventQueue: UploadQueueClient<DeviceEvent> = .failing("deviceEventQueue")
     /// A watcher's dependents added by code, and its sort option.
     public var dependents: DependentStoreClient = .failing
+    /// The watchers the person removed from their responders.
+    public var responders: ResponderStoreClient = .failing
 
     public init(
         checkIns: CheckInStoreClient, alerts: AlertStoreClient, notifications: NotificationStoreClient,

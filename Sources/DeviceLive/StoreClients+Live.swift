@@ -109,7 +109,7 @@ extension StoreClients {
         return clients.withDependents(owner)
     }
 
-    /// A watcher's dependents added by code and its sort option.
+    /// A watcher's dependents added by code and its sort option; the person's removed watchers.
     func withDependents(_ owner: CheckInStoreOwner) -> StoreClients {
         var clients = self
         clients.dependents = DependentStoreClient(
@@ -120,6 +120,16 @@ extension StoreClients {
             },
             saveSortOption: { option throws(StoreFailure) in
                 try await owner.perform { database throws(StoreFailure) in try database.saveDependentsSortOption(option) }
+            })
+        clients.responders = ResponderStoreClient(
+            removedWatchers: { () throws(StoreFailure) in
+                try await owner.perform { database throws(StoreFailure) in try database.removedWatchers() }
+            },
+            removeWatcher: { watcher throws(StoreFailure) in
+                try await owner.perform { database throws(StoreFailure) in try database.removeWatcher(watcher) }
+            },
+            allowWatcher: { id throws(StoreFailure) in
+                try await owner.perform { database throws(StoreFailure) in try database.allowWatcher(id: id) }
             })
         return clients
     }

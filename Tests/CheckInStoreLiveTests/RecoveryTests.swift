@@ -299,6 +299,7 @@ final class RecoveryTests: XCTestCase {
         _ = try await database.markRunStarted(instant(wall: 14))
         try await database.addDependent(DependentEntry(name: "Mum", source: .mqtt(baseTopic: "lifesignal/mum"), heartbeat: .seconds(180)))
         try await database.saveDependentsSortOption(.deadline)
+        try await database.removeWatcher(RemovedWatcher(id: "kitchen-1", name: "Anna", removedAt: WallTime(secondsSinceEpoch: 15)))
     }
 
     /// Every row of every table, through the database's own connection.
