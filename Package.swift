@@ -109,11 +109,14 @@ let package = Package(
         // A watcher's dependents: their statuses from MQTT peers, the backend or healthchecks; pings.
         .module("DependentsFeature", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "DependentsClient", "DeviceClock",
                                       "MQTTClient", "UplinkClient", "JSONCoding"]),
+        // The person's responders: watchers paired over MQTT, the backend's and healthchecks' people.
+        .module("RespondersFeature", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "RespondersClient", "DeviceClock",
+                                      "MQTTClient", "UplinkClient"]),
         .module("DeviceFeature", ["ComposableCore", "CheckInModels", "CheckInFeature", "StoreHealthFeature", "GPIOFeature",
                                   "NotificationsFeature", "UploadFeature", "HeartbeatFeature", "PingListenerFeature",
                                   "SettingsSyncFeature", "CheckInStoreClient", "GPIOClient", "UplinkClient", "DeviceClock",
                                   "DeviceConfig", "LEDLanguage", "Backoff", "HealthchecksSyncFeature", "PowerFeature", "MQTTFeature",
-                                  "MQTTClient", "DependentsFeature", "DependentsClient"]),
+                                  "MQTTClient", "DependentsFeature", "DependentsClient", "RespondersFeature", "RespondersClient"]),
         .module("ConfigFile"),
         // JSON for Codable types with the standard library only (no Foundation in the binaries).
         .module("JSONCoding"),
@@ -123,7 +126,7 @@ let package = Package(
         .module("GPIOClient", ["ComposableCore"]),
         .module("CheckInStoreClient", ["CheckInModels", "ComposableCore"]),
         .module("UplinkClient", ["CheckInModels", "ComposableCore"]),
-        .module("MQTTClient", ["CheckInModels", "ComposableCore"]),
+        .module("MQTTClient", ["CheckInModels", "ComposableCore", "JSONCoding"]),
         // The polled sources of a watcher's dependents: the backend and healthchecks.
         .module("DependentsClient", ["CheckInModels", "ComposableCore", "UplinkClient"]),
         // The polled sources of the person's responders: the backend and healthchecks.
@@ -264,6 +267,8 @@ let package = Package(
         .tests("DependentsFeatureTests", ["DependentsFeature", "DependentsClient", "CheckInModels", "CheckInStoreClient",
                                           "DeviceClock", "MQTTClient", "UplinkClient", "ComposableCore", "TestSupport"]),
         .tests("DependentsClientTests", ["DependentsClient", "CheckInModels", "TestSupport"]),
+        .tests("RespondersFeatureTests", ["RespondersFeature", "RespondersClient", "CheckInModels", "CheckInStoreClient",
+                                          "DeviceClock", "MQTTClient", "UplinkClient", "ComposableCore", "TestSupport"]),
         .tests("RespondersClientTests", ["RespondersClient", "CheckInModels", "TestSupport"]),
         .tests("DeviceClockLiveTests", ["DeviceClockLive", "DeviceClock", "CheckInModels", "LinuxIO"]),
         .tests("SQLiteDatabaseTests", ["SQLiteDatabase", "TestSupport"]),

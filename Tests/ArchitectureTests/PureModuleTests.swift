@@ -7,13 +7,14 @@ final class PureModuleTests: XCTestCase {
     static let pureModules = ["ComposableCore", "Backoff", "CheckInModels", "CheckInFeature", "NotificationsFeature",
                               "UploadFeature", "HeartbeatFeature", "PingListenerFeature", "SettingsSyncFeature", "LEDLanguage",
                               "HealthchecksSyncFeature", "ConfigFile", "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient",
-                              "MQTTClient", "MQTTFeature"]
+                              "MQTTClient", "MQTTFeature", "DependentsFeature", "DependentsClient", "RespondersFeature",
+                              "RespondersClient", "JSONCoding"]
     static let allowedImports: Set<String> = [
         "Backoff",
         "ComposableCore", "CheckInModels", "CheckInFeature", "NotificationsFeature", "UploadFeature", "HeartbeatFeature",
         "PingListenerFeature", "SettingsSyncFeature", "HealthchecksSyncFeature", "LEDLanguage", "ConfigFile",
         "DeviceConfig", "DeviceClock", "GPIOClient", "CheckInStoreClient", "UplinkClient", "Synchronization",
-        "MQTTClient", "MQTTFeature",
+        "MQTTClient", "MQTTFeature", "JSONCoding", "DependentsClient", "RespondersClient",
     ]
 
     func testPureModulesImportOnlyPureModules() throws {

@@ -1,0 +1,211 @@
+import CheckInModels
+public import CheckInStoreClient
+public import ComposableCore
+public import DeviceClock
+public import MQTTClient
+public import RespondersClient
+
+/// The people who are told when the person behind this device needs someone (the app's
+/// `RespondersFeature`): watcher devices that paired over MQTT (their retained registration on
+/// `<base>/watchers/<id>`), and those the backend and healthchecks name (polled). The person can
+/// remove a watcher (its pings are refused, across restarts) and allow it again.
+public struct RespondersFeature: Reducer {
+    public var store: ResponderStoreClient
+    /// The polled sources by kind (`backend`, `healthchecks`): only those configured.
+    public var sources: [String: RespondersClient]
+    /// Publishes on the device's broker connection; nil without `[mqtt]`.
+    public var publish: (@Sendable (MQTTMessage) async -> Result<Void, MQTTFailure>)?
+    /// The device's MQTT base topic (`lifesignal/<id>`); nil without `[mqtt]`.
+    public var baseTopic: String?
+    public var clock: DeviceClock
+    public var pollInterval: Duration
+    /// How long after the start the reach line is logged: time for retained registrations and the
+    /// first polls to arrive, so the line does not say "nobody" about people it has not heard yet.
+    public var announceAfter: Duration
+
+    public init(store: ResponderStoreClient, sources: [String: RespondersClient] = [:],
+                publish: (@Sendable (MQTTMessage) async -> Result<Void, MQTTFailure>)? = nil, baseTopic: String? = nil,
+                clock: DeviceClock, pollInterval: Duration = .seconds(600), announceAfter: Duration = .seconds(30)) {
+        self.store = store
+        self.sources = sources
+        self.publish = publish
+        self.baseTopic = baseTopic
+        self.clock = clock
+        self.pollInterval = pollInterval
+        self.announceAfter = announceAfter
+    }
+
+    public enum CancelID {
+        static let poll = EffectID("responders-poll")
+        static let announce = EffectID("responders-announce")
+    }
+
+    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .onAppear:
+            guard !state.isLoaded, !state.isLoading else { return .none }
+            state.isLoading = true
+            return .merge(
+                .run { [store] send in
+                    await send(.loaded(await Result { () async throws(StoreFailure) in try await store.removedWatchers() }))
+                },
+                .run { [clock, announceAfter] send in
+                    do {
+                        try await clock.sleep(announceAfter)
+                        await send(.announceReach)
+                    } catch {}  // cancelled: the daemon stopped first
+                }
+                .cancellable(id: CancelID.announce, cancelInFlight: true))
+
+        case let .loaded(.success(removed)):
+            state.isLoading = false
+            state.isLoaded = true
+            state.removedWatchers = removed
+            let ids = state.refusedWatcherIDs
+            state.responders.removeAll { if case let .watcher(id) = $0.source { ids.contains(id) } else { false } }
+            return .merge(.send(.delegate(.refusedWatchersChanged(ids))), .send(.pollDue))
+
+        case let .loaded(.failure(failure)):
+            // Nobody removed can be told apart now: say so; the list itself is still shown.
+            state.isLoading = false
+            state.isLoaded = true
+            state.error = "the removed watchers could not be read (their pings are not refused until they are): \(failure.message)"
+            return .send(.pollDue)
+
+        case .stop:
+            return .merge(.cancel(id: CancelID.poll), .cancel(id: CancelID.announce))
+
+        case let .watcherMessage(message):
+            return heard(message, &state)
+
+        case let .brokerConnection(connected):
+            state.brokerConnected = connected
+            return .none
+
+        case .pollDue:
+            let kinds = state.paths.polledKinds.filter { sources[$0] != nil }
+            guard !kinds.isEmpty else { return .cancel(id: CancelID.poll) }
+            let next: Effect<Action> = .run { [clock, pollInterval] send in
+                do {
+                    try await clock.sleep(pollInterval)
+                    await send(.pollDue)
+                } catch {}  // cancelled: a refresh restarted it, or the daemon stopped
+            }
+            .cancellable(id: CancelID.poll, cancelInFlight: true)
+            return .merge(fetches(kinds) + [next])
+
+        case .refresh:
+            let kinds = state.paths.polledKinds.filter { sources[$0] != nil }
+            guard !kinds.isEmpty else { return .send(.delegate(.refreshed)) }
+            state.refreshing = Set(kinds)
+            return .merge(fetches(kinds))
+
+        case let .polled(kind, result):
+            state.polled.insert(kind)
+            switch result {
+            case let .success(found):
+                state.sourceFailures[kind] = nil
+                let before = state.responders.map(\.id)
+                state.responders.removeAll { $0.source.kind == kind }
+                for sourced in found {
+                    let source: ResponderSource = kind == "backend" ? .backend(id: sourced.id) : .healthchecks(id: sourced.id)
+                    insert(Responder(source: source, name: sourced.name, kind: sourced.kind, channels: sourced.channels,
+                                     told: sourced.told), &state)
+                }
+                let changed = before != state.responders.map(\.id)
+                return .merge(finishRefresh(kind, &state), changed ? .send(.delegate(.respondersUpdated)) : .none)
+            case let .failure(failure):
+                // The last list stays (they are probably still told); the reach line says it is not current.
+                state.sourceFailures[kind] = failure.message
+                return finishRefresh(kind, &state)
+            }
+
+        case .announceReach:
+            state.reachAnnounced = true
+            return .none
+
+        case let .remove(name):
+            guard let responder = state.responder(named: name) else {
+                return .send(.setError(state.unknownName(name)))
+            }
+            guard case let .watcher(id) = responder.source else {
+                return .send(.setError(Self.notRemovableHere(responder)))
+            }
+            let removed = RemovedWatcher(id: id, name: responder.sourcedName, removedAt: clock.now().wall)
+            return .run { [store] send in
+                do throws(StoreFailure) {
+                    try await store.removeWatcher(removed)
+                    await send(.removed(removed, nil))
+                } catch {
+                    await send(.removed(removed, error))
+                }
+            }
+
+        case let .removed(watcher, nil):
+            state.removedWatchers.removeAll { $0.id == watcher.id }
+            state.removedWatchers.append(watcher)
+            state.responders.removeAll { $0.source == .watcher(id: watcher.id) }
+            state.message = .removed(watcher.name)
+            return .merge(.send(.delegate(.refusedWatchersChanged(state.refusedWatcherIDs))),
+                          .send(.delegate(.respondersUpdated)),
+                          tellWatcher(watcher.id, WatcherWire.Registration(name: watcher.name, removed: true)))
+
+        case let .removed(watcher, failure?):
+            return .send(.setError("\(watcher.name) was not removed (their pings are still taken): \(failure.message)"))
+
+        case let .allow(name):
+            guard let watcher = state.removedWatcher(named: name) else {
+                let removed = state.removedWatchers.map(\.name)
+                return .send(.setError("no removed watcher is called \(TerminalText.quoted(String(name.prefix(64))))"
+                                       + (removed.isEmpty ? " (none is removed)" : "; removed: \(removed.joined(separator: ", "))")))
+            }
+            return .run { [store] send in
+                do throws(StoreFailure) {
+                    try await store.allowWatcher(watcher.id)
+                    await send(.allowed(watcher, nil))
+                } catch {
+                    await send(.allowed(watcher, error))
+                }
+            }
+
+        case let .allowed(watcher, nil):
+            state.removedWatchers.removeAll { $0.id == watcher.id }
+            state.message = .allowed(watcher.name)
+            // Clearing the removal tells the watcher, which registers again.
+            return .merge(.send(.delegate(.refusedWatchersChanged(state.refusedWatcherIDs))), tellWatcher(watcher.id, nil))
+
+        case let .allowed(watcher, failure?):
+            return .send(.setError("\(watcher.name) was not allowed again: \(failure.message)"))
+
+        case let .setError(error):
+            state.error = error
+            return .none
+
+        case .delegate:
+            return .none
+        }
+    }
+
+    private func fetches(_ kinds: [String]) -> [Effect<Action>] {
+        kinds.map { kind in
+            .run { [client = sources[kind]!] send in await send(.polled(kind: kind, await client.fetch())) }
+        }
+    }
+
+    private func finishRefresh(_ kind: String, _ state: inout State) -> Effect<Action> {
+        guard state.refreshing.remove(kind) != nil, state.refreshing.isEmpty else { return .none }
+        return .send(.delegate(.refreshed))
+    }
+
+    /// Where a responder the device cannot remove is removed.
+    static func notRemovableHere(_ responder: Responder) -> String {
+        switch responder.source {
+        case .backend:
+            "\(responder.name) is told through the LifeSignal backend: remove them in the LifeSignal app"
+        case .healthchecks:
+            "\(responder.name) is an integration of the healthchecks project: remove it from the checks on the healthchecks site"
+        case .watcher:
+            "\(responder.name) is a watcher device"
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import CheckInModels
+import CheckInStoreClient
+import MQTTClient
+import RespondersFeature
+import TestSupport
+import XCTest
+
+/// Watcher devices on the person's side: a registration heard over MQTT lists them (the seed's
+/// "contact added"), a second of the same name is told apart ("already exists"), the person
+/// removes one (its commands refused, across a restart) and allows it again.
+final class RespondersWatcherTests: RespondersTestCase {
+    func testAWatcherThatConfirmsIsListedAndToldOfBothAndAReplayedOneIsNotNews() async {
+        let store = makeStore()
+        await appear(store)
+        store.send(.brokerConnection(true)) { $0.brokerConnected = true }
+        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#))) {
+            $0.responders = [self.watcher("kitchen-1", "Anna")]
+            $0.message = .added("Anna")
+        }
+        await store.receive(.delegate(.respondersUpdated))
+        store.send(.watcherMessage(registration("tom-pi", #"{"name":"Tom"}"#, retained: true))) {
+            $0.responders.append(self.watcher("tom-pi", "Tom"))
+        }
+        await store.receive(.delegate(.respondersUpdated))
+        // The same registration again at a reconnection changes nothing.
+        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#, retained: true)))
+        XCTAssertEqual(store.state.reach.line, "A missed check-in is told to: Anna (watcher device, over MQTT); "
+                       + "Tom (watcher device, over MQTT). A help alert is told to: Anna (watcher device, over MQTT); "
+                       + "Tom (watcher device, over MQTT).")
+        await stop(store)
+    }
+
+    func testASecondAnnaIsShownWithWhereSheComesFromAndARenameMovesHer() async {
+        let store = makeStore()
+        await appear(store)
+        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#))) {
+            $0.responders = [self.watcher("kitchen-1", "Anna")]
+            $0.message = .added("Anna")
+        }
+        await store.receive(.delegate(.respondersUpdated))
+        store.send(.watcherMessage(registration("phone-2", #"{"name":"anna"}"#))) {
+            $0.responders.append(self.watcher("phone-2", "anna", shown: "anna (watcher phone-2)"))
+            $0.message = .alreadyExists("anna")
+        }
+        await store.receive(.delegate(.respondersUpdated))
+        XCTAssertEqual(store.state.responder(named: "ANNA (watcher phone-2)")?.source, .watcher(id: "phone-2"))
+        XCTAssertEqual(store.state.responder(named: "anna")?.source, .watcher(id: "kitchen-1"), "the exact name first")
+        store.send(.watcherMessage(registration("phone-2", #"{"name":"Annie"}"#))) {
+            $0.responders = [self.watcher("kitchen-1", "Anna"), self.watcher("phone-2", "Annie")]
+            $0.message = .added("Annie")
+        }
+        await store.receive(.delegate(.respondersUpdated))
+        await stop(store)
+    }
+
+    func testAWatcherThatStopsFollowingLeavesTheListAndAnUnreadableRegistrationIsSaid() async {
+        let store = makeStore()
+        await appear(store)
+        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#))) {
+            $0.responders = [self.watcher("kitchen-1", "Anna")]
+            $0.message = .added("Anna")
+        }
+        await store.receive(.delegate(.respondersUpdated))
+        store.send(.watcherMessage(registration("kitchen-1", ""))) {
+            $0.responders = []
+            $0.message = .stoppedWatching("Anna")
+        }
+        await store.receive(.delegate(.respondersUpdated))
+        store.send(.watcherMessage(registration("odd", #"{"name":""}"#))) {
+            $0.unreadRegistration = "\"lifesignal/mum/watchers/odd\": its name is not 1 to 64 bytes of text"
+        }
+        store.send(.watcherMessage(MQTTInboundMessage(topic: "lifesignal/mum/watchers/big", payload: [], size: 9000))) {
+            $0.unreadRegistration = "\"lifesignal/mum/watchers/big\": it is 9000 bytes long; a registration is a short JSON object"
+        }
+        // A topic with a wildcard-like or empty id is not a watcher's.
+        store.send(.watcherMessage(registration("a b", #"{"name":"X"}"#)))
+        XCTAssertEqual(store.state.reach.line, "NOBODY is told of a missed check-in. NOBODY is told of a help alert.")
+        XCTAssertTrue(store.state.reach.nobodyForMissedCheckIns)
+        await stop(store)
+    }
+
+    func testRemovingAWatcherRefusesItsCommandsTellsItAndAllowingLetsItConfirmAgain() async {
+        let store = makeStore()
+        await appear(store)
+        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#))) {
+            $0.responders = [self.watcher("kitchen-1", "Anna")]
+            $0.message = .added("Anna")
+        }
+        await store.receive(.delegate(.respondersUpdated))
+        let removed = RemovedWatcher(id: "kitchen-1", name: "Anna", removedAt: Self.start.wall)
+        store.send(.remove(name: "anna"))
+        await store.receive(.removed(removed, nil)) {
+            $0.removedWatchers = [removed]
+            $0.responders = []
+            $0.message = .removed("Anna")
+        }
+        await store.receive(.delegate(.refusedWatchersChanged(["kitchen-1"])))
+        await store.receive(.delegate(.respondersUpdated))
+        await store.expectNoAction()
+        XCTAssertEqual(stored.removed.withLock { $0 }, [removed])
+        let marker = MQTTMessage(topic: "lifesignal/mum/watchers/kitchen-1", payload: #"{"name":"Anna","removed":true}"#, retain: true)
+        XCTAssertEqual(published.all, [marker])
+
+        // Its own word heard back, then the watcher registering over it (it was away): said again.
+        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna","removed":true}"#, retained: true)))
+        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#)))
+        await store.expectNoAction()
+        XCTAssertEqual(published.all, [marker, marker])
+
+        store.send(.allow(name: "Anna"))
+        await store.receive(.allowed(removed, nil)) {
+            $0.removedWatchers = []
+            $0.message = .allowed("Anna")
+        }
+        await store.receive(.delegate(.refusedWatchersChanged([])))
+        await store.expectNoAction()
+        XCTAssertEqual(published.all.last, MQTTMessage(topic: "lifesignal/mum/watchers/kitchen-1", payload: "", retain: true))
+        XCTAssertEqual(stored.removed.withLock { $0 }, [])
+        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#))) {
+            $0.responders = [self.watcher("kitchen-1", "Anna")]
+            $0.message = .added("Anna")
+        }
+        await store.receive(.delegate(.respondersUpdated))
+        await stop(store)
+    }
+
+    func testARemovalSurvivesARestartAndItsRegistrationIsAnsweredNotListed() async {
+        let removed = RemovedWatcher(id: "kitchen-1", name: "Anna", removedAt: WallTime(secondsSinceEpoch: 1_700_000_000))
+        let store = makeStore()
+        await appear(store, removed: [removed])
+        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna B"}"#, retained: true)))
+        await store.expectNoAction()
+        XCTAssertEqual(published.all, [MQTTMessage(topic: "lifesignal/mum/watchers/kitchen-1",
+                                                   payload: #"{"name":"Anna","removed":true}"#, retain: true)])
+        XCTAssertEqual(store.state.responders, [])
+        await stop(store)
+    }
+
+    func testWhatCannotBeRemovedOrAllowedHereSaysWhereAndAStoreThatFailsKeepsTheWatcher() async {
+        let store = makeStore()
+        await appear(store)
+        store.send(.remove(name: "Zed"))
+        await receiveError(store, "no responder is called \"Zed\" (there are none: lifesignalctl pair prints a code a watcher adds)")
+        store.send(.allow(name: "Zed"))
+        await receiveError(store, "no removed watcher is called \"Zed\" (none is removed)")
+        store.send(.polled(kind: "backend", .success([SourcedResponder(id: "r-1", name: "Bob", kind: "contact", channels: ["app"],
+                                                                       told: Self.everything)]))) {
+            $0.polled = ["backend"]
+            $0.responders = [Responder(source: .backend(id: "r-1"), name: "Bob", kind: "contact", channels: ["app"], told: Self.everything)]
+        }
+        await store.receive(.delegate(.respondersUpdated))
+        store.send(.remove(name: "bob"))
+        await receiveError(store, "Bob is told through the LifeSignal backend: remove them in the LifeSignal app")
+        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#))) {
+            $0.responders.insert(self.watcher("kitchen-1", "Anna"), at: 0)
+            $0.message = .added("Anna")
+        }
+        await store.receive(.delegate(.respondersUpdated))
+        stored.failure.withLock { $0 = StoreFailure(.full, "the disk is full") }
+        store.send(.remove(name: "Anna"))
+        let removed = RemovedWatcher(id: "kitchen-1", name: "Anna", removedAt: Self.start.wall)
+        await store.receive(.removed(removed, StoreFailure(.full, "the disk is full")))
+        await receiveError(store, "Anna was not removed (their pings are still taken): the disk is full")
+        XCTAssertEqual(store.state.responders.map(\.name), ["Anna", "Bob"])
+        store.send(.setError(nil)) { $0.error = nil }
+        await stop(store)
+    }
+
+    func testRemovedWatchersThatCannotBeReadAreSaidAndTheListStillWorks() async {
+        stored.failure.withLock { $0 = StoreFailure(.corrupt, "the database is damaged") }
+        let store = makeStore()
+        store.send(.onAppear) { $0.isLoading = true }
+        await store.receive(.loaded(.failure(StoreFailure(.corrupt, "the database is damaged")))) {
+            $0.isLoading = false
+            $0.isLoaded = true
+            $0.error = "the removed watchers could not be read (their pings are not refused until they are): the database is damaged"
+        }
+        await store.receive(.pollDue)
+        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#))) {
+            $0.responders = [self.watcher("kitchen-1", "Anna")]
+            $0.message = .added("Anna")
+        }
+        await store.receive(.delegate(.respondersUpdated))
+        await stop(store)
+    }
+}
