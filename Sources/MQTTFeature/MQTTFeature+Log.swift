@@ -35,7 +35,7 @@ extension MQTTFeature {
             case .clearPing: return [LogEntry(.notice, "MQTT command: clear ping (a watcher withdrew its \"are you OK?\")")]
             case let .onIt(name):
                 return [LogEntry(.notice, "MQTT command: \(TerminalText.quoted(name)) is on the way (shown until the next check-in)")]
-            case .peerMessage: return []
+            case .peerMessage, .watcherMessage: return []
             case let .eventNotStored(failure):
                 return [LogEntry(.error, "an event for the MQTT broker was NOT stored: \(failure.message)")]
             }

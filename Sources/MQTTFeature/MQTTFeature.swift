@@ -151,6 +151,10 @@ public struct MQTTFeature: Reducer {
             state.peerSubscriptionProblem = failure?.message
             return .none
 
+        case let .refusedWatchersChanged(ids):
+            state.refusedWatchers = ids
+            return .none
+
         case let .deviceChanged(device):
             let previous = state.device
             state.device = device
@@ -255,7 +259,8 @@ public struct MQTTFeature: Reducer {
             for message in messages {
                 if case let .failure(failure) = await client.publish(message) { return await send(.announced(failure)) }
             }
-            let subscribed = await client.subscribe([identity.commandFilter, identity.homeAssistantStatusTopic] + peers)
+            let subscribed = await client.subscribe([identity.commandFilter, identity.watchersFilter, identity.homeAssistantStatusTopic]
+                                                   + peers)
             if case let .failure(failure) = subscribed { await send(.announced(failure)) } else { await send(.announced(nil)) }
         }
     }
@@ -313,6 +318,9 @@ public struct MQTTFeature: Reducer {
         if state.peerTopics.contains(message.topic) {
             return .send(.delegate(.peerMessage(message)))
         }
+        if message.topic.hasPrefix(identity.baseTopic + "/watchers/") {
+            return .send(.delegate(.watcherMessage(message)))
+        }
         let prefix = identity.baseTopic + "/cmd/"
         guard message.topic.hasPrefix(prefix) else { return .none }
         let name = String(message.topic.dropFirst(prefix.count))
@@ -332,8 +340,8 @@ public struct MQTTFeature: Reducer {
             case .awayEnd: return .send(.delegate(.awayEnd))
             case .clearPing: return .send(.delegate(.clearPing))
             case .onIt:
-                // `command` refused any payload that is not a name.
-                guard let name = message.text else { return .none }
+                // `command` refused any payload that is not a name or a watcher's word with one.
+                guard let name = Self.onItName(message) else { return .none }
                 return .send(.delegate(.onIt(name)))
             }
         case let .failure(refusal):
@@ -362,9 +370,27 @@ public struct MQTTFeature: Reducer {
         if command == .away {
             return awayCommand(message)
         }
+        if command == .askIfOK || command == .clearPing || command == .onIt {
+            switch WatcherWire.sender(message.payload) {
+            case let .failure(problem):
+                return .failure(CommandRefusal("\(name) refused: \(problem.message)"))
+            case let .success(sender?):
+                if state.refusedWatchers.contains(sender.watcher) {
+                    return .failure(CommandRefusal("\(name) refused: the watcher \(sender.watcher)"
+                                                   + (sender.name.map { " (\(TerminalText.quoted($0)))" } ?? "")
+                                                   + " was removed from this device's responders; `lifesignalctl responders allow` "
+                                                   + "lets it back"))
+                }
+                if command == .onIt, sender.name == nil {
+                    return .failure(CommandRefusal("on_it refused: a watcher's on_it carries its name"))
+                }
+                return .success(command)
+            case .success(nil):
+                break
+            }
+        }
         if command == .onIt {
-            guard let name = message.text, !name.isEmpty, name.utf8.count <= 64,
-                  !name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            guard let name = message.text, WatcherWire.isValidName(name) else {
                 return .failure(CommandRefusal("on_it refused: the payload must be the watcher's name (1 to 64 bytes of text), not "
                                                + (message.text.map { TerminalText.quoted(String($0.prefix(64))) } ?? "binary data")))
             }
@@ -384,6 +410,12 @@ public struct MQTTFeature: Reducer {
             }
         }
         return .success(command)
+    }
+
+    /// The name in an accepted `on_it`: a watcher's word's, or the plain payload.
+    static func onItName(_ message: MQTTInboundMessage) -> String? {
+        if case let .success(sender?) = WatcherWire.sender(message.payload) { return sender.name }
+        return message.text
     }
 
     /// `away` carries how long: a duration as `lifesignalctl away --until` takes one (`3d`, `12h`),

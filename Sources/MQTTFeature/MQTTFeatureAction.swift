@@ -28,6 +28,8 @@ extension MQTTFeature {
         /// now if connected, and at every connection.
         case peerTopicsChanged([String])
         case peersSubscribed(MQTTFailure?)
+        /// The watchers the person removed: their commands are refused.
+        case refusedWatchersChanged(Set<String>)
         /// The device's state changed (sent by the device feature whenever it does).
         case deviceChanged(MQTTDeviceState)
         /// Something happened that automations hear of: stored, then published in order.
@@ -52,6 +54,8 @@ extension MQTTFeature {
             case clearPing
             /// `on_it`: this watcher is on the way.
             case onIt(String)
+            /// A watcher device's registration on `<base>/watchers/<id>`, for the responders.
+            case watcherMessage(MQTTInboundMessage)
             /// A message on a dependent's topic, for the watcher's dependents.
             case peerMessage(MQTTInboundMessage)
             /// An event could not be stored: the store has a problem.

@@ -33,6 +33,9 @@ extension MQTTFeature {
         /// The broker refused the subscription to a dependent's topics (an ACL).
         public var peerSubscriptionProblem: String?
 
+        /// Watchers the person removed (by MQTT device id): their commands are refused.
+        public var refusedWatchers: Set<String> = []
+
         /// The device's state as the device feature last told it.
         public var device: MQTTDeviceState?
         /// What `<base>/state` holds from this connection; nil until published on it.

@@ -1,3 +1,4 @@
+import MQTTClient
 public import DeviceConfig
 
 /// Who the device is on the broker and where its topics are (docs/mqtt.md).
@@ -43,6 +44,8 @@ public struct MQTTIdentity: Hashable, Sendable {
     public func commandTopic(_ command: MQTTCommand) -> String { baseTopic + "/cmd/" + command.rawValue }
     /// Every command: the filter the device subscribes to.
     public var commandFilter: String { baseTopic + "/cmd/+" }
+    /// Watcher devices' registrations (`<base>/watchers/<id>`): who paired with this device.
+    public var watchersFilter: String { WatcherWire.registrationFilter(base: baseTopic) }
     /// Device-based discovery (one message for the device and all its entities), retained.
     public var discoveryTopic: String { discoveryPrefix + "/device/" + deviceID + "/config" }
     /// Home Assistant says `online` here when it (re)starts: discovery is sent again.

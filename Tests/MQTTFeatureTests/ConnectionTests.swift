@@ -25,7 +25,7 @@ final class ConnectionTests: MQTTTestCase {
         XCTAssertEqual(broker.published.map(\.qos), [.atLeastOnce, .atLeastOnce, .atLeastOnce])
         XCTAssertEqual(broker.published(on: "lifesignal/hall/state"), [Self.checkedIn.json.text])
         XCTAssertEqual(broker.published(on: "lifesignal/hall/availability"), ["online"])
-        XCTAssertEqual(broker.subscriptions, [["lifesignal/hall/cmd/+", "homeassistant/status"]])
+        XCTAssertEqual(broker.subscriptions, [["lifesignal/hall/cmd/+", "lifesignal/hall/watchers/+", "homeassistant/status"]])
         await stop(store)
     }
 
