@@ -22,6 +22,8 @@ public struct Dependent: Equatable, Sendable, Identifiable {
     public var pingAnsweredAt: WallTime?
     /// This watcher said "I'm on it" while they needed someone.
     public var onItSent = false
+    /// Their device removed this watcher from its responders (MQTT): its pings are refused there.
+    public var removedByThem = false
     /// Why the status may not be what it seems: a state that could not be read, a source that failed.
     public var problem: String?
 
@@ -31,6 +33,13 @@ public struct Dependent: Equatable, Sendable, Identifiable {
 }
 
 extension Dependent {
+    /// What is wrong, the removal by their device first (it outlasts any state heard).
+    public var shownProblem: String? {
+        guard removedByThem else { return problem }
+        return "their device removed this watcher from its responders: pings and \"I'm on it\" are refused there until "
+            + "someone runs `lifesignalctl responders allow` on it"
+    }
+
     /// The MQTT topics their device publishes on, the ones a watcher subscribes to.
     public var subscriptions: [String] {
         guard case let .mqtt(base) = entry.source else { return [] }

@@ -38,7 +38,10 @@ extension DependentsFeature {
             guard let publish else {
                 return .send(.setError("\(name) is watched over MQTT but this device has no [mqtt] broker"))
             }
-            let payload = request == .onIt ? state.watcherName : "PRESS"
+            // With an MQTT id of its own the watcher signs its commands, so a person's device that
+            // removed it can refuse them; without one, the plain payloads Home Assistant sends.
+            let payload = state.watcherID.map { WatcherWire.payload(WatcherWire.Sender(watcher: $0, name: state.watcherName)) }
+                ?? (request == .onIt ? state.watcherName : "PRESS")
             let message = MQTTMessage(topic: base + "/cmd/" + request.command, payload: payload, retain: false)
             return .run { send in
                 switch await publish(message) {
@@ -78,8 +81,40 @@ extension DependentsFeature {
         return .merge([.cancel(id: CancelID.confirmation)] + needing.map { send(.onIt, to: $0.entry.name, state) })
     }
 
+    /// Tells a person's device over MQTT that this watcher follows them (retained, so it hears it
+    /// whenever it connects), or no longer does (`clear`).
+    func register(_ dependent: Dependent, _ state: State, clear: Bool = false) -> Effect<Action> {
+        guard let publish, let topic = state.registrationTopic(of: dependent), clear || !dependent.removedByThem else { return .none }
+        let name = dependent.entry.name
+        let payload = clear ? "" : WatcherWire.payload(WatcherWire.Registration(name: state.watcherName))
+        return .run { send in
+            if case let .failure(failure) = await publish(MQTTMessage(topic: topic, payload: payload, retain: true)) {
+                await send(.setError("\(name)'s device was not told that this watcher \(clear ? "stopped following" : "follows") "
+                                     + "them: \(failure.message)"))
+            }
+        }
+    }
+
+    /// Their device's word on this watcher's registration: removed, or allowed again (cleared).
+    func heardRegistration(_ message: MQTTInboundMessage, at index: Int, _ state: inout State) -> Effect<Action> {
+        switch WatcherWire.registration(message.payload) {
+        case .success(let registration?) where registration.removed == true:
+            state.dependents[index].removedByThem = true
+            return .none
+        case .success(nil) where state.dependents[index].removedByThem:
+            state.dependents[index].removedByThem = false
+            return register(state.dependents[index], state)
+        default:
+            // Its own registration heard back, or a clearing of one never removed.
+            return .none
+        }
+    }
+
     /// A message on one of the dependents' topics: their availability or their state.
     func heard(_ message: MQTTInboundMessage, _ state: inout State) -> Effect<Action> {
+        if let index = state.dependents.firstIndex(where: { state.registrationTopic(of: $0) == message.topic }) {
+            return heardRegistration(message, at: index, &state)
+        }
         guard let index = state.dependents.firstIndex(where: { dependent in
             dependent.subscriptions.contains(message.topic)
         }) else { return .none }

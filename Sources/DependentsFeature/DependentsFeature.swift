@@ -62,7 +62,8 @@ public struct DependentsFeature: Reducer {
             }
             state.dependents = entries.map(Dependent.init(entry:))
             return .merge(refresh(&state), .send(.delegate(.subscriptionsChanged(state.subscriptions))),
-                          .send(.delegate(.contactsUpdated)), .send(.pollDue))
+                          .send(.delegate(.contactsUpdated)), .send(.pollDue),
+                          .merge(state.dependents.map { register($0, state) }))
 
         case let .loaded(.failure(failure)):
             // The configured dependents are still watched; those added by code come back when the
@@ -167,7 +168,8 @@ public struct DependentsFeature: Reducer {
             state.dependents.append(Dependent(entry: entry))
             state.lastOutcome = "added \(entry.name)"
             return .merge(refresh(&state), .send(.delegate(.subscriptionsChanged(state.subscriptions))),
-                          .send(.delegate(.contactsUpdated)), sources[entry.source.kind] == nil ? .none : .send(.pollDue))
+                          .send(.delegate(.contactsUpdated)), sources[entry.source.kind] == nil ? .none : .send(.pollDue),
+                          register(Dependent(entry: entry), state))
 
         case let .added(entry, failure?):
             return .send(.setError("\(entry.name) was not added: \(failure.message)"))
@@ -194,10 +196,11 @@ public struct DependentsFeature: Reducer {
             }
 
         case let .removed(name, nil):
+            let leaving = state.dependents.first { $0.entry.name == name }
             state.dependents.removeAll { $0.entry.name == name }
             state.lastOutcome = "removed \(name)"
             return .merge(refresh(&state), .send(.delegate(.subscriptionsChanged(state.subscriptions))),
-                          .send(.delegate(.contactsUpdated)))
+                          .send(.delegate(.contactsUpdated)), leaving.map { register($0, state, clear: true) } ?? .none)
 
         case let .removed(name, failure?):
             return .send(.setError("\(name) was not removed: \(failure.message)"))

@@ -1,10 +1,14 @@
 public import CheckInModels
+import MQTTClient
 
 extension DependentsFeature {
     /// The people this watcher looks after, how each is doing, and what the watcher's button is doing.
     public struct State: Equatable, Sendable {
         /// How this watcher signs its pings and "I'm on it" (`[device] name`).
         public var watcherName: String
+        /// This device's MQTT id: how its registration and commands name it to a person's device
+        /// (docs/mqtt.md, "Watchers"); nil without `[mqtt]`.
+        public var watcherID: String?
         /// From `[[dependents]]` in the config: always there, cannot be removed from the CLI.
         public var configured: [DependentEntry]
         /// Every dependent, configured and added, in the order added.
@@ -27,8 +31,9 @@ extension DependentsFeature {
         /// The last thing done that the person at the watcher should hear of ("Pinged Mum").
         public var lastOutcome: String?
 
-        public init(watcherName: String, configured: [DependentEntry] = []) {
+        public init(watcherName: String, watcherID: String? = nil, configured: [DependentEntry] = []) {
             self.watcherName = watcherName
+            self.watcherID = watcherID
             self.configured = configured
         }
 
@@ -71,9 +76,16 @@ extension DependentsFeature {
             dependents.map(\.status).max { $0.urgency < $1.urgency }
         }
 
-        /// Every MQTT topic the watcher needs to hear.
+        /// Every MQTT topic the watcher needs to hear: each person's state and availability, and
+        /// where their device says it removed this watcher.
         public var subscriptions: [String] {
-            dependents.flatMap(\.subscriptions)
+            dependents.flatMap { $0.subscriptions + (registrationTopic(of: $0).map { [$0] } ?? []) }
+        }
+
+        /// Where this watcher registers with a person's device over MQTT; nil for other sources.
+        public func registrationTopic(of dependent: Dependent) -> String? {
+            guard let watcherID, case let .mqtt(base) = dependent.entry.source else { return nil }
+            return WatcherWire.registrationTopic(base: base, watcher: watcherID)
         }
     }
 }

@@ -125,6 +125,6 @@ extension DependentItemReport {
             lastCheckIn: dependent.report?.lastCheckIn?.iso8601, deadline: dependent.report?.deadline?.iso8601,
             heardAt: dependent.heardAt?.iso8601, online: dependent.online, pingPending: dependent.report?.pingPending ?? false,
             pingSentAt: dependent.pingSentAt?.iso8601, pingAnsweredAt: dependent.pingAnsweredAt?.iso8601,
-            onIt: dependent.report?.onIt, onItSent: dependent.onItSent, problem: dependent.problem)
+            onIt: dependent.report?.onIt, onItSent: dependent.onItSent, problem: dependent.shownProblem)
     }
 }

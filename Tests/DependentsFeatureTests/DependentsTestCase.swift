@@ -59,11 +59,12 @@ class DependentsTestCase: ReducerTestCase {
     static let dad = DependentEntry(name: "Dad", source: .mqtt(baseTopic: "lifesignal/dad"), heartbeat: .seconds(180),
                                     fromConfig: true)
 
-    func makeStore(configured: [DependentEntry] = [], sources: [String: DependentsClient] = [:], mqtt: Bool = true)
-        -> TestStore<DependentsFeature> {
+    func makeStore(configured: [DependentEntry] = [], sources: [String: DependentsClient] = [:], mqtt: Bool = true,
+                   watcherID: String? = nil) -> TestStore<DependentsFeature> {
         let feature = DependentsFeature(store: stored.client, sources: sources, publish: mqtt ? published.publish : nil,
                                         clock: makeClock())
-        return TestStore(initialState: DependentsFeature.State(watcherName: "Anna", configured: configured), reducer: feature)
+        return TestStore(initialState: DependentsFeature.State(watcherName: "Anna", watcherID: watcherID, configured: configured),
+                         reducer: feature)
     }
 
     /// Starts the feature with these dependents (MQTT only, so no poll runs) and asserts the load.
