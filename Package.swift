@@ -199,7 +199,7 @@ let package = Package(
         .module("DeviceControl", ["DeviceFeature", "CheckInFeature", "NotificationsFeature", "UploadFeature", "HeartbeatFeature",
                                   "HealthchecksSyncFeature", "MQTTFeature", "UplinkClient", "CheckInModels", "CheckInStoreClient",
                                   "ComposableCore", "ControlProtocol", "DeviceClock",
-                                  "LEDDriver", "DependentsFeature"]),
+                                  "LEDDriver", "DependentsFeature", "RespondersFeature"]),
         .module("ControlProtocol", ["CheckInModels", "JSONCoding"]),
         .module("ControlSocket", ["LinuxIO", "CheckInModels"]),
         .module("DeviceRuntime", [

@@ -41,6 +41,13 @@ public struct ControlRequest: Codable, Hashable, Sendable {
         case dependentsOnIt = "dependents-on-it"
         /// Sort the list (`sort`: status, name, deadline), kept in the store.
         case dependentsSort = "dependents-sort"
+        /// The person's responders and who is told (`name`: one of them, for `responders show`);
+        /// the polled sources are asked first.
+        case responders
+        /// Remove a watcher device (`name`): its pings and "I'm on it" are refused from now on.
+        case respondersRemove = "responders-remove"
+        /// Let a removed watcher (`name`) confirm again.
+        case respondersAllow = "responders-allow"
     }
 
     public var command: Command
@@ -62,7 +69,7 @@ public struct ControlRequest: Codable, Hashable, Sendable {
     /// `sim-input`: which input, and its level.
     public var line: String?
     public var active: Bool?
-    /// `dependents-*`: the dependent's name (`dependents-add`: the name to show them by).
+    /// `dependents-*`: the dependent's name (`dependents-add`: the name to show them by); `responders-*`: the responder's.
     public var name: String? = nil
     /// `dependents-add`: the pairing code from `lifesignalctl pair` on their device.
     public var code: String? = nil

@@ -16,6 +16,8 @@ public struct ControlResponse: Codable, Hashable, Sendable {
     public var awayPeriods: [AwayPeriodReport]? = nil
     /// `dependents` and its subcommands: the watcher's dependents as they now are.
     public var dependents: DependentsReport? = nil
+    /// `responders` and its subcommands: the person's responders as they now are.
+    public var responders: RespondersReport? = nil
 
     public init(ok: Bool = true, error: String? = nil, status: StatusReport? = nil, checkIn: CheckInReport? = nil,
                 history: [CheckInReport]? = nil, settings: SettingsReport? = nil, queue: QueueReport? = nil,

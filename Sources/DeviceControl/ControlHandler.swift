@@ -15,6 +15,7 @@ public final class ControlHandler {
     let context: ControlContext
     let notifications: NotificationsControl
     let dependents: DependentsControl
+    let responders: RespondersControl
     static let answerTimeout = Duration.seconds(10)
     /// What only a device with a countdown does.
     static let personsOwn: Set<ControlRequest.Command> = [.checkIn, .setSettings, .alertSend, .alertCancel, .away, .awayEnd]
@@ -26,6 +27,7 @@ public final class ControlHandler {
         notifications = NotificationsControl(store: store, waiters: waiters, clock: context.clock,
                                              hasUplink: context.reports.hasBackend)
         dependents = DependentsControl(store: store, waiters: waiters, clock: context.clock)
+        responders = RespondersControl(store: store, waiters: waiters, clock: context.clock)
     }
 
     public func handle(_ line: String) async -> String {
@@ -88,6 +90,8 @@ public final class ControlHandler {
             return ControlResponse(pings: await context.reports.pings(store.state))
         case .dependents, .dependentsAdd, .dependentsRemove, .dependentsPing, .dependentsClearPing, .dependentsOnIt, .dependentsSort:
             return await dependents.handle(request)
+        case .responders, .respondersRemove, .respondersAllow:
+            return await responders.handle(request)
         case .alertSend:
             guard store.state.checkIn.alert.settings != nil else {
                 return .failure("alerts are off on this device ([alert] enabled = false)")

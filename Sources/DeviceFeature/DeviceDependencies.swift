@@ -2,6 +2,7 @@ public import CheckInModels
 public import CheckInStoreClient
 public import ComposableCore
 public import DependentsClient
+public import RespondersClient
 public import DeviceClock
 public import GPIOClient
 public import MQTTClient
@@ -34,6 +35,8 @@ public struct DeviceDependencies: Sendable {
     public var hostName = "watcher"
     /// A watcher's polled sources by kind (`backend`, `healthchecks`); empty on a person's device.
     public var dependentSources: [String: DependentsClient] = [:]
+    /// The polled sources of the person's responders, by kind (`backend`, `healthchecks`): only those configured.
+    public var responderSources: [String: RespondersClient] = [:]
 
     public init(
         clock: DeviceClock, random: @escaping @Sendable (ClosedRange<Int64>) -> Int64,

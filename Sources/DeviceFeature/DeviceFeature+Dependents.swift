@@ -22,8 +22,10 @@ extension DeviceFeature {
 
     static func dependentsState(_ configuration: DeviceConfiguration, endpoints: Endpoints) -> DependentsFeature.State? {
         guard configuration.device.role.watches else { return nil }
-        return DependentsFeature.State(watcherName: configuration.device.name ?? endpoints.hostName,
-                                       configured: configuration.dependents.entries)
+        return DependentsFeature.State(
+            watcherName: configuration.device.name ?? endpoints.hostName,
+            watcherID: configuration.mqtt.map { MQTTIdentity($0, derivedID: endpoints.mqttDeviceID).deviceID },
+            configured: configuration.dependents.entries)
     }
 
     /// The dependents' share of the routing, and what a watcher asks of a person's device.

@@ -12,6 +12,7 @@ import UploadFeature
 import HealthchecksSyncFeature
 import PowerFeature
 import DependentsFeature
+import RespondersFeature
 
 extension DeviceFeature {
     /// What is worth logging about what `action` did: each feature's own lines, and a line when a
@@ -51,6 +52,8 @@ extension DeviceFeature {
             entries += PowerFeature.log(action, before: before.power, after: after.power)
         case let .dependents(action):
             entries += childLog(before.dependents, after.dependents) { DependentsFeature.log(action, before: $0, after: $1) }
+        case let .responders(action):
+            entries += childLog(before.responders, after.responders) { RespondersFeature.log(action, before: $0, after: $1) }
         case let .eventUpload(action):
             entries += childLog(before.eventUpload, after.eventUpload) { UploadFeature.log(action, before: $0, after: $1) }
         case let .healthchecksEventUpload(action):

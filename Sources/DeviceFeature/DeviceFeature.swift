@@ -13,6 +13,7 @@ import UploadFeature
 import PowerFeature
 import MQTTFeature
 import DependentsFeature
+import RespondersFeature
 import Backoff
 import HealthchecksSyncFeature
 import UplinkClient
@@ -30,6 +31,7 @@ public struct DeviceFeature: Reducer {
     let uplink: UplinkFeatures
     let mqtt: MQTTFeature?
     let dependents: DependentsFeature?
+    let responders: RespondersFeature?
     let dependencies: DeviceDependencies
 
     public init(configuration: DeviceConfiguration, dependencies: DeviceDependencies) {
@@ -51,6 +53,7 @@ public struct DeviceFeature: Reducer {
         uplink = UplinkFeatures(configuration: configuration, dependencies: dependencies)
         mqtt = Self.mqttFeature(configuration: configuration, dependencies: dependencies)
         dependents = Self.dependentsFeature(configuration: configuration, dependencies: dependencies)
+        responders = Self.respondersFeature(configuration: configuration, dependencies: dependencies)
     }
 
     /// The state a device starts in, from its configuration.
@@ -81,6 +84,7 @@ public struct DeviceFeature: Reducer {
         state.mqtt = mqttState(configuration, endpoints: endpoints)
         state.role = configuration.device.role
         state.dependents = dependentsState(configuration, endpoints: endpoints)
+        state.responders = respondersState(configuration, endpoints: endpoints)
         return state
     }
 
@@ -98,6 +102,7 @@ public struct DeviceFeature: Reducer {
         static let power = "power"
         static let mqtt = "mqtt"
         static let dependents = "dependents"
+        static let responders = "responders"
     }
 
     enum CancelID {
@@ -123,11 +128,15 @@ public struct DeviceFeature: Reducer {
         case .dependents:
             child = ScopeIfPresent(state: \.dependents, action: .dependents, namespace: Namespace.dependents, child: dependents)
                 .reduce(into: &state, action: action)
+        case .responders:
+            child = ScopeIfPresent(state: \.responders, action: .responders, namespace: Namespace.responders, child: responders)
+                .reduce(into: &state, action: action)
         case .started, .stopping, .storedPingsResponse, .watchWallClock, .wallClockChanged, .watchNetwork,
              .networkChanged, .dismissMessages, .localPingStored, .pingsWithdrawn:
             child = .none
         }
-        return .merge(child, route(action, &state), routeDependents(action, &state), routeMQTT(action, &state))
+        return .merge(child, route(action, &state), routeDependents(action, &state), routeMQTT(action, &state),
+                      routeResponders(action, &state))
     }
 
     /// What one feature's outcome means for the others.
@@ -294,7 +303,7 @@ public struct DeviceFeature: Reducer {
 
         case .checkIn, .store, .gpio, .notifications, .checkInUpload, .alertUpload, .pingResponseUpload, .healthchecksUpload,
              .backendHeartbeat, .healthchecksHeartbeat, .pingListener, .settingsSync, .healthchecksAlertUpload, .healthchecksSync,
-             .power, .eventUpload, .healthchecksEventUpload, .mqtt, .localPingStored, .dependents, .pingsWithdrawn:
+             .power, .eventUpload, .healthchecksEventUpload, .mqtt, .localPingStored, .dependents, .pingsWithdrawn, .responders:
             return .none
         }
     }

@@ -12,6 +12,7 @@ public import UploadFeature
 public import HealthchecksSyncFeature
 public import PowerFeature
 public import DependentsFeature
+public import RespondersFeature
 
 extension DeviceFeature {
     public enum Action: Equatable, Sendable {
@@ -53,6 +54,8 @@ extension DeviceFeature {
         case localPingStored(PendingPing, Result<[PendingPing], StoreFailure>)
         /// A watcher's dependents (`[device] role = "watcher"` or `"both"`).
         case dependents(DependentsFeature.Action)
+        /// The person's responders (a person's device, or one that is both).
+        case responders(RespondersFeature.Action)
         /// The pings a watcher withdrew (`clear_ping`) were removed from the store, or not.
         case pingsWithdrawn(StoreFailure?)
     }

@@ -13,6 +13,7 @@ public import HealthchecksSyncFeature
 public import PowerFeature
 public import MQTTFeature
 public import DependentsFeature
+public import RespondersFeature
 
 extension DeviceFeature {
     /// The whole device: every feature's state, and the messages waiting to be dismissed.
@@ -51,6 +52,8 @@ extension DeviceFeature {
         public var role: DeviceRole = .person
         /// A watcher's dependents; nil on a person's device.
         public var dependents: DependentsFeature.State?
+        /// Who is told when the person needs someone; nil on a watcher.
+        public var responders: RespondersFeature.State?
         /// A watcher said "I'm on it" since the last check-in.
         public var helpComing: HelpComing?
         /// Messages for the operator that do not stop the device keeping its word, newest last.

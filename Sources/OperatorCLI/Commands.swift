@@ -19,7 +19,7 @@ public struct LifesignalCtl: ParsableCommand {
             """,
         subcommands: [Status.self, CheckIn.self, History.self, Settings.self, Queue.self, Pings.self, Notifications.self,
                       Alert.self, DismissError.self, Sim.self, Config.self, Doctor.self, LEDCardCommand.self, Away.self,
-                      Dependents.self, Pair.self],
+                      Dependents.self, Pair.self, Responders.self],
         defaultSubcommand: Status.self
     )
 

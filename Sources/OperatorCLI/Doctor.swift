@@ -76,7 +76,8 @@ struct Doctor: ParsableCommand {
             }
             findings += UplinkProbe.check(configuration, sendTest: sendTest, settings: settings)
             findings += MQTTProbe.check(configuration)
-            findings += reach(configuration)
+            findings += reach(configuration, running: status == nil ? nil
+                                : responders(socket: socket ?? configuration.controlSocket, environment: environment))
             findings += installedService(configuration, status: status, unitFiles: unitFiles)
             findings.append(daemonFinding)
             return findings
@@ -88,6 +89,28 @@ struct Doctor: ParsableCommand {
             ? .ok("clock", "synchronised (NTP)")
             : .warning("clock", "not synchronised: check-ins are stored, but marked as made with an unsynchronised clock",
                        fix: "enable time synchronisation (timedatectl set-ntp true) and give the device network; `timedatectl` shows the state")
+    }
+
+    /// The running daemon's responders (the answer `lifesignalctl responders` gives); nil when it
+    /// has none to give (a watcher) or cannot be asked.
+    static func responders(socket: String, environment: [String: String]) -> RespondersReport? {
+        let connection = ControlConnection(explicit: socket, environment: environment)
+        return (try? connection.send(ControlRequest(.responders, name: nil), timeout: .seconds(15)))?.responders
+    }
+
+    /// Whether anyone is told of a missed check-in or a long press: the running daemon's answer
+    /// (who it lists), else what the configuration allows (`DeviceConfiguration.reachFindings`).
+    static func reach(_ configuration: DeviceConfiguration, running: RespondersReport?) -> [DoctorFinding] {
+        guard let running else { return reach(configuration) }
+        let fix = "pair a watcher (`lifesignalctl pair`), add people in the LifeSignal app, or add an integration to the "
+            + "healthchecks project; `lifesignalctl responders` shows who is told"
+        if running.nobodyForMissedCheckIns {
+            return [.problem("responders", running.reach, fix: fix)]
+        }
+        if running.responders.isEmpty || running.reach.contains("NOBODY") || running.reach.contains("Not reachable now") {
+            return [.warning("responders", running.reach, fix: fix)]
+        }
+        return [.ok("responders", running.reach)]
     }
 
     /// Whether anyone is told of a missed check-in or a long press (`DeviceConfiguration.reachFindings`).

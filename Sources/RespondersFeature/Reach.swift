@@ -48,7 +48,7 @@ public struct Reach: Equatable, Sendable {
     }
 
     /// "watcher device over MQTT", "backend contact: app, sms", "healthchecks email".
-    static func path(of responder: Responder) -> String {
+    public static func path(of responder: Responder) -> String {
         switch responder.source {
         case .watcher: return "watcher device, over MQTT"
         case .backend:
