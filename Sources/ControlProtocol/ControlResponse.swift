@@ -103,6 +103,9 @@ public struct StatusReport: Codable, Hashable, Sendable {
     public var role: String? = nil
     /// A watcher said "I'm on it" since the last check-in: who.
     public var helpComing: String? = nil
+    /// Who is told of a missed check-in and of a help alert (the line `lifesignalctl responders`
+    /// ends with); nil on a watcher.
+    public var reach: String? = nil
     /// A watcher's dependents; nil on a person's device.
     public var dependents: DependentsReport? = nil
 

@@ -3,6 +3,7 @@ import CheckInModels
 import HealthchecksSyncFeature
 import HeartbeatFeature
 import MQTTFeature
+import RespondersFeature
 import UploadFeature
 import CheckInStoreClient
 public import ControlProtocol
@@ -80,6 +81,7 @@ public final class StatusReporter {
         report.mqtt = await mqttReport(state)
         report.role = state.role.rawValue
         report.helpComing = state.helpComing?.name
+        report.reach = state.responders?.reach.line
         report.dependents = state.dependents.map { DependentsReport($0, role: state.role) }
         return report
     }

@@ -65,6 +65,7 @@ enum Formatting {
         lines.append(contentsOf: dailyLife(status))
         if let pings = status.pings, !pings.pending.isEmpty { lines.append(pendingPings(pings)) }
         if let helpComing = status.helpComing { lines.append("\(helpComing) is on the way (said \"I'm on it\")") }
+        if let reach = status.reach { lines.append("Who is told: \(reach) (lifesignalctl responders)") }
         if let dependents = status.dependents {
             let counts = Dictionary(grouping: dependents.dependents, by: \.status).mapValues(\.count)
             let words = counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")

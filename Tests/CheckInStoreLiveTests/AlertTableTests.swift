@@ -1,6 +1,6 @@
 import CheckInModels
 import CheckInStoreClient
-import CheckInStoreLive
+@testable import CheckInStoreLive
 import SQLiteDatabase
 import TestSupport
 import XCTest
@@ -72,7 +72,7 @@ final class AlertTableTests: XCTestCase {
         }
         let database = try await CheckInDatabase.open(path: path)
         let version = try await database.pragma("user_version")
-        XCTAssertEqual(version, "9")
+        XCTAssertEqual(version, String(Schema.latestVersion))
         let history = try await database.history(limit: 10)
         XCTAssertEqual(history, [CheckInRecord(checkIn)])
         let alert = try await database.alertClient.record(AlertRecord(id: .random(), at: instant(wall: 50), source: .button))

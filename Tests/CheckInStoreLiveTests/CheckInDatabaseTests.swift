@@ -1,6 +1,6 @@
 import CheckInModels
 import CheckInStoreClient
-import CheckInStoreLive
+@testable import CheckInStoreLive
 import SQLiteDatabase
 import TestSupport
 import XCTest
@@ -24,7 +24,7 @@ final class CheckInDatabaseTests: XCTestCase {
         try directory.write([], to: path)
         let database = try await CheckInDatabase.open(path: path)
         let version = try await database.pragma("user_version")
-        XCTAssertEqual(version, "9")
+        XCTAssertEqual(version, String(Schema.latestVersion))
 
         // A second connection (WAL lets it read alongside) sees the tables the store created.
         let inspector = try Connection(path: path, mode: .readOnly)
@@ -34,7 +34,8 @@ final class CheckInDatabaseTests: XCTestCase {
         XCTAssertEqual(names, ["alert_deliveries", "alert_delivery_targets", "alerts", "away_periods", "check_ins", "check_ins_pending",
                                "deliveries", "delivery_targets", "dependents", "dependents_view", "mqtt_events",
                                "notification_changes", "notification_changes_pending", "notification_settings",
-                               "notifications", "ping_responses", "ping_responses_pending", "pings", "power_events", "run_mark", "settings"])
+                               "notifications", "ping_responses", "ping_responses_pending", "pings", "power_events", "removed_watchers",
+                               "run_mark", "settings"])
         withExtendedLifetime(database) {}
     }
 
@@ -189,7 +190,7 @@ final class CheckInDatabaseTests: XCTestCase {
         let version = try await reopened.pragma("user_version")
         XCTAssertEqual(history, recorded.reversed())
         XCTAssertEqual(loaded, settings)
-        XCTAssertEqual(version, "9")
+        XCTAssertEqual(version, String(Schema.latestVersion))
     }
 
     func testTheClientInterfaceReachesTheDatabase() async throws {

@@ -1,6 +1,6 @@
 import CheckInModels
 import CheckInStoreClient
-import CheckInStoreLive
+@testable import CheckInStoreLive
 import SQLiteDatabase
 import TestSupport
 import XCTest
@@ -167,7 +167,7 @@ final class NotificationStoreTests: XCTestCase {
             let connection = try Connection(path: path)
             for table in ["notifications", "notification_changes", "notification_settings", "pings", "ping_responses", "alerts",
                           "deliveries", "delivery_targets", "alert_deliveries", "alert_delivery_targets", "mqtt_events", "away_periods",
-                          "power_events", "run_mark", "dependents", "dependents_view"] {
+                          "power_events", "run_mark", "dependents", "dependents_view", "removed_watchers"] {
                 try connection.execute("DROP TABLE \(table)")
             }
             try connection.execute("ALTER TABLE check_ins DROP COLUMN upload_rejection")
@@ -179,7 +179,7 @@ final class NotificationStoreTests: XCTestCase {
         let history = try await migrated.history(limit: 10)
         XCTAssertEqual(history, [recorded])
         let version = try await migrated.pragma("user_version")
-        XCTAssertEqual(version, "9")
+        XCTAssertEqual(version, String(Schema.latestVersion))
         let snapshot = try await migrated.notificationSnapshot()
         XCTAssertEqual(snapshot, NotificationSnapshot(notifications: [], preferences: NotificationPreferences(), pendingChangeCount: 0))
     }

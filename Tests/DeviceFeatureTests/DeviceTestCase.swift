@@ -44,6 +44,7 @@ class DeviceTestCase: ReducerTestCase {
         dependencies.store.checkIns = checkIns.client
         dependencies.store.alerts = alerts.client
         dependencies.store.powerEvents = powerEvents.client
+        dependencies.store.responders.removedWatchers = { [] }
         dependencies.store.notifications.load = {
             NotificationSnapshot(notifications: [], preferences: NotificationPreferences(), pendingChangeCount: 0)
         }
@@ -102,11 +103,18 @@ class DeviceTestCase: ReducerTestCase {
         await store.receive(.notifications(.daemonStarted)) { $0.notifications.isRunning = true }
         await store.receive(.notifications(.loadNotifications)) { $0.notifications.isLoading = true }
         await store.receive(.power(.start)) { $0.power.isRunning = true }
+        await store.receive(.responders(.onAppear)) { $0.responders?.isLoading = true }
         await store.receive(.notifications(.notificationsResponse(.success(
             NotificationSnapshot(notifications: [], preferences: NotificationPreferences(), pendingChangeCount: 0))))) {
             $0.notifications.isLoading = false
             $0.notifications.hasLoaded = true
         }
+        await store.receive(.responders(.loaded(.success([])))) {
+            $0.responders?.isLoading = false
+            $0.responders?.isLoaded = true
+        }
+        await store.receive(.responders(.delegate(.refusedWatchersChanged([]))))
+        await store.receive(.responders(.pollDue))
 
         await store.receive(.storedPingsResponse(.success([])))
         await store.receive(.store(.probeResponse(probe))) {
@@ -147,6 +155,7 @@ class DeviceTestCase: ReducerTestCase {
             $0.store.isRunning = false
             $0.store.nextAttempt = nil
         }
+        await store.receive(.responders(.stop))
         await store.receive(.power(.runUnmarked(nil))) { $0.power.runMarked = false }
         await store.finish()
     }

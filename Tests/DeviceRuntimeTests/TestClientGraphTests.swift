@@ -47,6 +47,7 @@ final class TestClientGraphTests: XCTestCase {
         dependencies.store.checkIns = checkIns.client
         dependencies.store.alerts = FakeAlertStore().client
         dependencies.store.powerEvents = FakePowerEventStore().client
+        dependencies.store.responders.removedWatchers = { [] }
         dependencies.store.alertQueue.depth = { 0 }
         dependencies.store.notifications.load = {
             NotificationSnapshot(notifications: [], preferences: NotificationPreferences(), pendingChangeCount: 0)
