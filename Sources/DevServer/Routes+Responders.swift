@@ -67,13 +67,8 @@ extension Routes {
         guard !contact.name.isEmpty, contact.name.count <= 100, !contact.name.contains(where: \.isNewline) else {
             return "name must be 1…100 characters on one line"
         }
-        // Kinds of channel, never an address: a lower-case word starting with a letter, which a
-        // phone number, an e-mail address or a URL is not.
-        let word = { (text: String) in
-            (1...32).contains(text.count) && text.first.map { $0.isASCII && $0.isLowercase } == true
-                && text.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_" || $0 == "-") }
-        }
-        guard !contact.channels.isEmpty, contact.channels.allSatisfy(word) else {
+        // Kinds of channel as the API writes them (lower-case words), never an address.
+        guard !contact.channels.isEmpty, contact.channels.allSatisfy({ WireResponder.channelKind($0) == $0 }) else {
             return "channels must be one or more kinds of channel (app, sms, email, call: lower-case words), never an address"
         }
         if let topics = contact.notifiedOf {

@@ -46,6 +46,18 @@ public struct ResponderContact: Codable, Hashable, Sendable {
     }
 }
 
+extension WireResponder {
+    /// `sms`, `email`, `msteams`: a kind of channel, lower-cased (a letter, then letters, digits,
+    /// `-` and `_`, 32 at most); nil for anything else, such as an address, a phone number or a
+    /// URL, which the API never carries and the device never shows.
+    public static func channelKind(_ text: String) -> String? {
+        let word = text.lowercased()
+        guard (1...32).contains(word.count), word.first.map({ $0.isASCII && $0.isLetter }) == true,
+              word.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else { return nil }
+        return word
+    }
+}
+
 extension DeviceAPIPath {
     public static let responders = "/v1/responders"
 }

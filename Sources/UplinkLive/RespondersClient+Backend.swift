@@ -61,7 +61,7 @@ extension RespondersClient {
             var channels: [String] = []
             for (index, channel) in wire.channels.enumerated() {
                 // Not echoed: it may be the very address or number that must not show.
-                guard let word = ResponderText.channelKind(channel) else {
+                guard let word = WireResponder.channelKind(channel) else {
                     return refuse("responder '\(wire.id)' whose channels[\(index)] is not a kind of channel (app, sms, email, ...): "
                         + "the API carries kinds, never an address or a number")
                 }
@@ -83,14 +83,5 @@ enum ResponderText {
         var line = String(text.map { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? " " : $0 })
         if line.count > limit { line = String(line.prefix(limit - 1)) + "…" }
         return line
-    }
-
-    /// `sms`, `email`, `msteams`: a kind of channel, lower-cased; nil for anything else (an
-    /// address, a number, a URL), which the device never shows.
-    static func channelKind(_ text: String) -> String? {
-        let word = text.lowercased()
-        guard (1...32).contains(word.count), word.first.map({ $0.isASCII && $0.isLetter }) == true,
-              word.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else { return nil }
-        return word
     }
 }

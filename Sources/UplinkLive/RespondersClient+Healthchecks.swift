@@ -67,7 +67,7 @@ extension ManagedChecks {
                 return .failure(UplinkFailure(.permanent, "\(site) lists integration \(integration.id) twice"))
             }
             guard let topics = told[integration.id], !topics.isEmpty else { continue }
-            guard let kind = ResponderText.channelKind(integration.kind) else {
+            guard let kind = WireResponder.channelKind(integration.kind) else {
                 return .failure(UplinkFailure(.permanent, "\(site) lists integration \(integration.id) with a kind that is not a "
                     + "word (email, sms, ...); is [healthchecks] api_url the healthchecks site?"))
             }
