@@ -8,8 +8,9 @@ final class ResponderWireTests: XCTestCase {
         let body = #"{"responders": [{"id": "anna-device", "name": "Anna", "kind": "watcher", "channels": ["device"], "#
             + #""notifiedOf": ["missed_check_in", "help_alert"]}]}"#
         let list = try APICoding.decode(ResponderList.self, from: Array(body.utf8)).get()
-        XCTAssertEqual(list, ResponderList(responders: [WireResponder(id: "anna-device", name: "Anna", kind: "watcher",
-                                                                       channels: ["device"], notifiedOf: ["missed_check_in", "help_alert"])]))
+        let anna = WireResponder(id: "anna-device", name: "Anna", kind: "watcher", channels: ["device"],
+                                 notifiedOf: ["missed_check_in", "help_alert"])
+        XCTAssertEqual(list, ResponderList(responders: [anna]))
         XCTAssertEqual(try APICoding.decode(ResponderList.self, from: APICoding.encode(list)).get(), list)
     }
 

@@ -45,7 +45,8 @@ final class BackendRespondersClientLoopbackTests: XCTestCase {
         XCTAssertEqual(before, [])
         _ = try await watcherDevice.add(LoopbackBackend.device).get()
         let following = try await client().fetch().get()
-        XCTAssertEqual(following, [SourcedResponder(id: Self.watcher, name: "Anna", kind: "watcher", channels: ["device"], told: Self.both)])
+        XCTAssertEqual(following, [SourcedResponder(id: Self.watcher, name: "Anna", kind: "watcher", channels: ["device"],
+                                                    told: Self.both)])
         let theWatchers = try await client(token: Self.watcherToken).fetch().get()
         XCTAssertEqual(theWatchers, [], "the person is not the watcher's responder")
 

@@ -144,8 +144,8 @@ final class HealthchecksRespondersClientLoopbackTests: XCTestCase {
         let twice = try failure(of: try await stubbed(channels: #"{"channels": [\#(entry), \#(entry)]}"#).fetch())
         XCTAssertTrue(twice.message.contains("integration \(Self.email.id) twice"), twice.message)
         let url = "https://hooks.example.org/secret"
-        let notAWord = try failure(of: try await stubbed(channels: #"{"channels": [{"id": "\#(Self.email.id)", "name": "", "kind": "\#(url)"}]}"#)
-            .fetch())
+        let webhook = #"{"id": "\#(Self.email.id)", "name": "", "kind": "\#(url)"}"#
+        let notAWord = try failure(of: try await stubbed(channels: #"{"channels": [\#(webhook)]}"#).fetch())
         XCTAssertTrue(notAWord.message.contains("not a word"), notAWord.message)
         XCTAssertFalse(notAWord.message.contains(url), notAWord.message)
         let wrongType = try failure(of: try await stubbed(channels: #"{"channels": {"id": 1}}"#).fetch())
