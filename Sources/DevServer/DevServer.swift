@@ -157,6 +157,33 @@ public final class DevServer: Sendable {
         routes.healthchecksRoute.checks
     }
 
+    /// Adds contact `id` to `device`'s responders, or replaces it, as the app would
+    /// (`PUT /admin/contacts`); a contact the API would refuse is refused, saying why.
+    public func setContact(_ contact: ResponderContact, id: String, device: String) throws(DevServerError) {
+        let problem: String?
+        do {
+            problem = try routes.saveContact(contact, id: id, device: device)
+        } catch {
+            throw DevServerError("could not store the contact: \(error)")
+        }
+        if let problem { throw DevServerError(problem) }
+    }
+
+    /// Removes contact `id` from `device`'s responders; idempotent.
+    public func removeContact(id: String, device: String) throws(DevServerError) {
+        do {
+            try routes.store.removeContact(id: id, device: device)
+        } catch {
+            throw DevServerError("could not remove the contact: \(error)")
+        }
+    }
+
+    /// Adds an integration to the healthchecks project; like healthchecks' own pages, it is
+    /// assigned to every check there is unless `assignedToAllChecks` is false.
+    public func addHealthchecksIntegration(_ integration: HealthchecksChannel, assignedToAllChecks: Bool = true) {
+        routes.healthchecksRoute.add(integration, assignedToAllChecks: assignedToAllChecks)
+    }
+
     /// A device's settings as the server has them (the defaults, version 0, if never set).
     public func settings(device: String) throws(DevServerError) -> DeviceSettings {
         do {
@@ -310,6 +337,8 @@ final class Routes: Sendable {
             return storeAlert(request, device: device)
         case ("POST", DeviceAPIPath.events):
             return storeEvent(request, device: device)
+        case ("GET", DeviceAPIPath.responders):
+            return responderList(device: device)
         default:
             return .error(501, "\(request.method) \(request.path) is specified but not implemented by this reference server yet")
         }
@@ -326,6 +355,7 @@ final class Routes: Sendable {
         "/v1/notifications/changes": ["POST"],
         DeviceAPIPath.alerts: ["POST"],
         DeviceAPIPath.events: ["POST"],
+        DeviceAPIPath.responders: ["GET"],
     ]
 
     private func authenticate(_ request: ServerRequest) -> String? {
@@ -503,6 +533,8 @@ final class Routes: Sendable {
             } catch {
                 return .error(500, "could not read the events: \(error)")
             }
+        case (_, "/admin/contacts"):
+            return adminContacts(request)
         case ("GET", "/admin/healthchecks-pings"):
             return .json(healthchecksRoute.recorded)
         case ("GET", "/admin/healthchecks-checks"):

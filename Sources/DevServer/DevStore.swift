@@ -69,6 +69,7 @@ final class DevStore: Sendable {
         try connection.execute(Self.notificationTables)
         try connection.execute(Self.dailyLifeTables)
         try connection.execute(Self.dependentsTables)
+        try connection.execute(Self.respondersTables)
         self.connection = Mutex(connection)
     }
 

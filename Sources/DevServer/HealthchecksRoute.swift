@@ -47,7 +47,11 @@ public struct DevCheck: Codable, Hashable, Sendable {
     public var grace: Int64
     /// new, up, down, paused.
     public var status: String
+    /// The `channels` it was made or last updated with, as sent (`*`, ids or names).
     public var channels: String
+    /// The ids of the integrations it notifies, as healthchecks resolves `channels` (`*`: every
+    /// integration the project had then); healthchecks' pages add a new integration to every check.
+    public var assigned: [String] = []
     /// A cron check: its expression and zone (healthchecks then ignores `timeout`).
     public var schedule: String? = nil
     public var tz: String? = nil
@@ -73,14 +77,15 @@ public struct DevCheck: Codable, Hashable, Sendable {
 ///   hand-made check that exists from its first ping; a slug needs the project's ping key
 ///   (another key is 404) and exists from its first ping too. `?rid=` is kept.
 /// - `/api/v3/checks/` (list, `?slug=`), create (`POST`), `/api/v3/checks/<uuid>` (read,
-///   `POST` update), `/pause`, `/pings/`, authenticated with `X-Api-Key` (a read-only key
-///   only reads; any other is 401, as healthchecks answers).
+///   `POST` update), `/pause`, `/pings/`, `/api/v3/channels/` (the project's integrations,
+///   read-write key only), authenticated with `X-Api-Key` (a read-only key only reads checks;
+///   any other is 401, as healthchecks answers).
 /// Everything is kept in memory only.
 final class HealthchecksRoute: Sendable {
     static let pingPrefix = "/ping/"
     static let apiPrefix = "/api/v3/"
     let project: HealthchecksProject
-    private let state = Mutex<(checks: [DevCheck], pings: [RecordedPing])>(([], []))
+    private let state = Mutex<(checks: [DevCheck], pings: [RecordedPing], integrations: [HealthchecksChannel])>(([], [], []))
 
     init(project: HealthchecksProject) {
         self.project = project
@@ -88,6 +93,14 @@ final class HealthchecksRoute: Sendable {
 
     var recorded: [RecordedPing] { state.withLock { $0.pings } }
     var checks: [DevCheck] { state.withLock { $0.checks } }
+
+    func add(_ integration: HealthchecksChannel, assignedToAllChecks: Bool) {
+        state.withLock { state in
+            state.integrations.append(integration)
+            guard assignedToAllChecks else { return }
+            for index in state.checks.indices { state.checks[index].assigned.append(integration.id) }
+        }
+    }
 
     static func handles(_ path: String) -> Bool {
         path.hasPrefix(pingPrefix) || path.hasPrefix(apiPrefix)
@@ -174,6 +187,10 @@ final class HealthchecksRoute: Sendable {
         case ("POST", 3) where rest[0] == "checks" && rest[2] == "pause":
             guard !readOnly else { return .error(401, "wrong api key") }
             return change(uuid: rest[1], host: host, now: now) { $0.status = "paused" }
+        case ("GET", 1) where rest[0] == "channels":
+            // healthchecks' `channels` view takes the read-write key only (`@authorize`).
+            guard !readOnly else { return .error(401, "wrong api key") }
+            return .json(HealthchecksChannelList(channels: state.withLock { $0.integrations }))
         case ("GET", 3) where rest[0] == "checks" && rest[2] == "pings":
             guard !readOnly else { return .error(401, "wrong api key") }
             guard let check = state.withLock({ $0.checks.first { $0.uuid == rest[1] && $0.managed } }) else {
@@ -195,8 +212,20 @@ final class HealthchecksRoute: Sendable {
                              managed: true)
         check.schedule = spec.schedule
         check.tz = spec.schedule == nil ? nil : spec.tz ?? "UTC"
-        state.withLock { $0.checks.append(check) }
-        return .json(wire(check, host: host, readOnly: false, now: now), status: 201)
+        let made = state.withLock { state -> Result<DevCheck, DevServerError> in
+            if let channels = spec.channels {
+                switch Self.assignment(channels, of: state.integrations) {
+                case let .success(ids): check.assigned = ids
+                case let .failure(problem): return .failure(problem)
+                }
+            }
+            state.checks.append(check)
+            return .success(check)
+        }
+        switch made {
+        case let .success(check): return .json(wire(check, host: host, readOnly: false, now: now), status: 201)
+        case let .failure(problem): return .error(400, problem.message)
+        }
     }
 
     private func single(_ request: ServerRequest, uuid: String, host: String, readOnly: Bool, now: String) -> ServerResponse {
@@ -212,6 +241,13 @@ final class HealthchecksRoute: Sendable {
                 return .error(400, "could not parse request body")
             }
             if let problem = Self.problem(spec) { return .error(400, problem) }
+            var assigned: [String]?
+            if let channels = spec.channels {
+                switch Self.assignment(channels, of: state.withLock { $0.integrations }) {
+                case let .success(ids): assigned = ids
+                case let .failure(problem): return .error(400, problem.message)
+                }
+            }
             return change(uuid: uuid, host: host, now: now) { check in
                 if let name = spec.name { check.name = name }
                 if let slug = spec.slug { check.slug = slug }
@@ -228,6 +264,7 @@ final class HealthchecksRoute: Sendable {
                 }
                 if let grace = spec.grace { check.grace = grace }
                 if let channels = spec.channels { check.channels = channels }
+                if let assigned { check.assigned = assigned }
             }
         default:
             return .error(405, "method not allowed")
@@ -260,6 +297,24 @@ final class HealthchecksRoute: Sendable {
         return nil
     }
 
+    /// The integrations `channels` names, as healthchecks' `_update` resolves it: `*` every one,
+    /// `""` none, otherwise comma-separated ids or names, each matching exactly one.
+    static func assignment(_ channels: String, of integrations: [HealthchecksChannel]) -> Result<[String], DevServerError> {
+        if channels == "*" { return .success(integrations.map(\.id)) }
+        if channels.isEmpty { return .success([]) }
+        var ids: [String] = []
+        for name in channels.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            guard !name.isEmpty else { return .failure(DevServerError("empty channel identifier")) }
+            let matches = integrations.filter { $0.id == name || $0.name == name }
+            guard matches.count == 1 else {
+                return .failure(DevServerError(matches.isEmpty ? "invalid channel identifier: \(name)"
+                    : "non-unique channel identifier: \(name)"))
+            }
+            if !ids.contains(matches[0].id) { ids.append(matches[0].id) }
+        }
+        return .success(ids)
+    }
+
     private func wire(_ check: DevCheck, host: String, readOnly: Bool, now: String) -> HealthchecksCheck {
         let site = "http://\(host)"
         let lastPing = check.pings.first { $0.type == "success" || $0.type == "fail" }?.date
@@ -272,7 +327,9 @@ final class HealthchecksRoute: Sendable {
             uuid: readOnly ? nil : check.uuid, pingURL: readOnly ? nil : "\(site)/ping/\(check.uuid)",
             updateURL: readOnly ? nil : "\(site)/api/v3/checks/\(check.uuid)",
             pauseURL: readOnly ? nil : "\(site)/api/v3/checks/\(check.uuid)/pause", schedule: check.schedule, tz: check.tz,
-            nextPing: nextPing?.rfc3339Microseconds)
+            nextPing: nextPing?.rfc3339Microseconds,
+            // Sorted ids, comma-separated, read-write key only (healthchecks' `Check.channels_str`).
+            channels: readOnly ? nil : check.assigned.sorted().joined(separator: ","))
     }
 
     /// The status as healthchecks shows it at `now`: an `up` simple check whose next ping is late

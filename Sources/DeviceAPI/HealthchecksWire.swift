@@ -1,5 +1,6 @@
 /// The part of healthchecks' management API v3 the device uses (docs/healthchecks.md), as JSON:
-/// checks found by slug, created, updated and paused; a check's recent pings.
+/// checks found by slug, created, updated and paused; a check's recent pings; the project's
+/// integrations (who is told).
 
 /// A check as the API returns it (read-write key). Fields the device does not use are left out.
 public struct HealthchecksCheck: Codable, Hashable, Sendable {
@@ -23,10 +24,14 @@ public struct HealthchecksCheck: Codable, Hashable, Sendable {
     /// Cron checks: the expression and its zone (then `timeout` is absent).
     public var schedule: String?
     public var tz: String?
+    /// The ids of the integrations the check notifies, comma-separated (`""`: none). Absent with a
+    /// read-only key, as the uuid is.
+    public var channels: String?
 
     public init(name: String, slug: String, desc: String?, timeout: Int64?, grace: Int64, status: String, nPings: Int?,
                 lastPing: String?, uuid: String?, pingURL: String?, updateURL: String?, pauseURL: String?,
-                schedule: String? = nil, tz: String? = nil, nextPing: String? = nil) {
+                schedule: String? = nil, tz: String? = nil, nextPing: String? = nil, channels: String? = nil) {
+        self.channels = channels
         self.nextPing = nextPing
         self.schedule = schedule
         self.tz = tz
@@ -45,7 +50,7 @@ public struct HealthchecksCheck: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, slug, desc, timeout, grace, status, uuid, schedule, tz
+        case name, slug, desc, timeout, grace, status, uuid, schedule, tz, channels
         case nPings = "n_pings"
         case lastPing = "last_ping"
         case nextPing = "next_ping"
@@ -116,7 +121,31 @@ public struct HealthchecksPingList: Codable, Hashable, Sendable {
     public init(pings: [HealthchecksPing]) { self.pings = pings }
 }
 
+/// One integration of the project in `GET /api/v3/channels/` (read-write key only): where
+/// healthchecks sends a check's notifications. The API gives no address, number or URL.
+public struct HealthchecksChannel: Codable, Hashable, Sendable {
+    /// A UUID: what a check's `channels` lists.
+    public var id: String
+    /// The name the family gave it; often empty.
+    public var name: String
+    /// `email`, `sms`, `whatsapp`, `signal`, `telegram`, `webhook`, `slack`, ...
+    public var kind: String
+
+    public init(id: String, name: String, kind: String) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+    }
+}
+
+public struct HealthchecksChannelList: Codable, Hashable, Sendable {
+    public var channels: [HealthchecksChannel]
+    public init(channels: [HealthchecksChannel]) { self.channels = channels }
+}
+
 public enum HealthchecksPath {
     /// Under the site's root.
     public static let checks = "/api/v3/checks/"
+    /// The project's integrations.
+    public static let channels = "/api/v3/channels/"
 }

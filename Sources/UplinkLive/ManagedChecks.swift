@@ -39,9 +39,14 @@ public final class ManagedChecks: Sendable {
         String(site.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: true).dropFirst().first ?? Substring(site))
     }
 
+    /// The slug of `role`'s check: `lifesignal-check-in`.
+    func slug(of role: CheckRole) -> String {
+        slugs[role] ?? role.rawValue
+    }
+
     /// How status and logs name a role's check: `lifesignal-check-in on healthchecks.io`.
     public func shown(_ role: CheckRole) -> String {
-        "\(slugs[role] ?? role.rawValue) on \(shownSite)"
+        "\(slug(of: role)) on \(shownSite)"
     }
 
     public var client: HealthchecksManagementClient {
@@ -130,7 +135,7 @@ public final class ManagedChecks: Sendable {
             }
     }
 
-    private func find(slug: String) async -> Result<HealthchecksCheck?, UplinkFailure> {
+    func find(slug: String) async -> Result<HealthchecksCheck?, UplinkFailure> {
         await request(.get, HealthchecksPath.checks + "?slug=" + percentEncoded(slug))
             .flatMap { decoded(HealthchecksCheckList.self, $0) }
             .map { list in list.checks.first { $0.slug == slug } }
@@ -144,7 +149,7 @@ public final class ManagedChecks: Sendable {
     /// pings waiting for it go then.
     func resolve(_ role: CheckRole) async -> Result<Resolved, UplinkFailure> {
         if let resolved = known.withLock({ $0[role] }) { return .success(resolved) }
-        let slug = slugs[role] ?? role.rawValue
+        let slug = self.slug(of: role)
         let found = await find(slug: slug)
         if case .success(nil) = found, let spec = wanted.withLock({ $0[role] }) {
             return await ensure(spec).flatMap { _ in
@@ -189,7 +194,7 @@ public final class ManagedChecks: Sendable {
 
     // MARK: HTTP
 
-    private func request(_ method: HTTPRequest.Method, _ path: String, body: [UInt8] = []) async -> Result<HTTPResponse, UplinkFailure> {
+    func request(_ method: HTTPRequest.Method, _ path: String, body: [UInt8] = []) async -> Result<HTTPResponse, UplinkFailure> {
         let url = site + path
         let shown = "\(method.rawValue) \(url)"
         let request = HTTPRequest(method: method, url: url, headers: ["X-Api-Key: \(key.secret)", "Content-Type: application/json",
@@ -219,7 +224,7 @@ public final class ManagedChecks: Sendable {
         return failure
     }
 
-    private func decoded<T: Decodable>(_ type: T.Type, _ response: HTTPResponse) -> Result<T, UplinkFailure> {
+    func decoded<T: Decodable>(_ type: T.Type, _ response: HTTPResponse) -> Result<T, UplinkFailure> {
         Self.decoded(type, response, site: site)
     }
 
