@@ -194,7 +194,7 @@ let package = Package(
         .module("LEDDriver", ["GPIOClient", "LEDLanguage"]),
         .module("DeviceLive", ["DeviceFeature", "DeviceConfig", "CheckInModels", "CheckInStoreClient", "CheckInStoreLive", "DeviceClock",
                                "DeviceClockLive", "GPIOClient", "GPIOSimulated", "GPIOLibgpiod", "UplinkClient", "UplinkLive",
-                               "LinuxIO", log, "MQTTClient", "MQTTLive", "DependentsClient"]),
+                               "LinuxIO", log, "MQTTClient", "MQTTLive", "DependentsClient", "RespondersClient"]),
         .module("DeviceLogging", ["ComposableCore", log]),
         .module("DeviceControl", ["DeviceFeature", "CheckInFeature", "NotificationsFeature", "UploadFeature", "HeartbeatFeature",
                                   "HealthchecksSyncFeature", "MQTTFeature", "UplinkClient", "CheckInModels", "CheckInStoreClient",

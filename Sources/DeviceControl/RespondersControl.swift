@@ -82,7 +82,7 @@ extension RespondersReport {
 
 extension ResponderItemReport {
     init(_ responder: Responder) {
-        self.init(name: responder.name, role: responder.source.role, source: responder.source.kind, id: responder.source.address,
+        self.init(name: responder.name, role: responder.role, source: responder.source.kind, id: responder.source.address,
                   kind: responder.kind, channels: responder.channels, told: responder.told.sorted().map(\.rawValue),
                   path: Reach.path(of: responder), since: responder.since?.iso8601)
     }

@@ -2,6 +2,7 @@ import CheckInModels
 import CheckInStoreClient
 public import CheckInStoreLive
 import DependentsClient
+import RespondersClient
 import DeviceClock
 import DeviceClockLive
 public import DeviceConfig
@@ -51,9 +52,10 @@ public struct LiveDevice: Sendable {
         let (gpio, simulator) = try makeGPIO(configuration, clock: clock, logger: logger)
         var transports: [CurlTransport] = []
         let backend = try makeBackend(configuration.uplink, transports: &transports)
-        let healthchecks = try makeHealthchecks(configuration.healthchecks, clock: clock, transports: &transports)
+        let (healthchecks, managedChecks) = try makeHealthchecks(configuration.healthchecks, clock: clock, transports: &transports)
         let mqtt = try makeMQTT(configuration.mqtt)
         let dependentSources = try makeDependentSources(configuration, transports: &transports)
+        let responderSources = try makeResponderSources(configuration, managedChecks: managedChecks, transports: &transports)
         var dependencies = DeviceDependencies(
             clock: clock,
             random: { Int64.random(in: $0) },
@@ -70,6 +72,7 @@ public struct LiveDevice: Sendable {
         dependencies.mqtt = mqtt.map { MQTTClient.live($0.connection, deviceID: $0.deviceID) }
         dependencies.hostName = currentHostName() ?? dependencies.hostName
         dependencies.dependentSources = dependentSources
+        dependencies.responderSources = responderSources
         var device = LiveDevice(dependencies: dependencies, store: store, simulator: simulator, transports: transports)
         device.mqtt = mqtt?.connection
         return device
@@ -132,8 +135,8 @@ public struct LiveDevice: Sendable {
 
     private static func makeHealthchecks(
         _ configuration: HealthchecksConfiguration?, clock: DeviceClock, transports: inout [CurlTransport]
-    ) throws(StartupError) -> HealthchecksClients? {
-        guard let configuration else { return nil }
+    ) throws(StartupError) -> (HealthchecksClients?, ManagedChecks?) {
+        guard let configuration else { return (nil, nil) }
         var managed: ManagedChecks?
         if let management = configuration.management {
             let key: DeviceToken
@@ -156,10 +159,11 @@ public struct LiveDevice: Sendable {
             if let managed { return .managed(role, managed) }
             return url.map(PingTarget.url)
         }
-        return HealthchecksClients(checkIns: target(configuration.checkInURL, .checkIn).map(client),
-                                   heartbeat: target(configuration.heartbeatURL, .heartbeat).map(client),
-                                   alert: target(configuration.alertURL, .alert).map(client),
-                                   management: managed?.client)
+        return (HealthchecksClients(checkIns: target(configuration.checkInURL, .checkIn).map(client),
+                                    heartbeat: target(configuration.heartbeatURL, .heartbeat).map(client),
+                                    alert: target(configuration.alertURL, .alert).map(client),
+                                    management: managed?.client),
+                managed)
     }
 }
 
@@ -193,6 +197,27 @@ extension LiveDevice {
                                                     timeout: .seconds(30),
                                                     transport: try transport("dependents-hc", for: "dependents", into: &transports))
         }
+        return sources
+    }
+
+    /// Where the person's responders are listed: the backend (with the uplink's token, on an HTTP
+    /// thread of its own) and the integrations of the device's own healthchecks checks (on the
+    /// thread that keeps them in step); none on a watcher, and healthchecks only with an API key.
+    static func makeResponderSources(_ configuration: DeviceConfiguration, managedChecks: ManagedChecks?,
+                                     transports: inout [CurlTransport]) throws(StartupError) -> [String: RespondersClient] {
+        guard configuration.device.role.hasCountdown else { return [:] }
+        var sources: [String: RespondersClient] = [:]
+        if let uplink = configuration.uplink {
+            let token: DeviceToken
+            do {
+                token = try DeviceToken.read(path: uplink.tokenFile)
+            } catch {
+                throw .config(error.message)
+            }
+            sources["backend"] = .backend(baseURL: uplink.url, token: token, timeout: uplink.timeout,
+                                          transport: try transport("responders", for: "responders", into: &transports))
+        }
+        sources["healthchecks"] = managedChecks.map(RespondersClient.healthchecks)
         return sources
     }
 

@@ -17,6 +17,12 @@ public struct Responder: Equatable, Sendable, Identifiable {
 
     public var id: String { source.key }
 
+    /// What they are, in words: a watcher device (paired over MQTT or following through the
+    /// backend), a backend contact, a healthchecks integration.
+    public var role: String {
+        kind == "watcher" ? "watcher device" : source.role
+    }
+
     public init(source: ResponderSource, name: String, kind: String, channels: [String] = [], told: Set<ResponderTopic>,
                 since: WallTime? = nil) {
         self.source = source
