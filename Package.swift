@@ -4,8 +4,9 @@
 // Modules by responsibility (see docs/architecture.md):
 //   pure logic        ComposableCore, Backoff, CheckInModels, CheckInFeature, NotificationsFeature, UploadFeature,
 //                     HeartbeatFeature, PingListenerFeature, SettingsSyncFeature, HealthchecksSyncFeature, PowerFeature, LEDLanguage,
+//                     MQTTFeature, DependentsFeature, RespondersFeature,
 //                     ConfigFile, DeviceConfig
-//   client interfaces DeviceClock, GPIOClient, CheckInStoreClient, UplinkClient
+//   client interfaces DeviceClock, GPIOClient, CheckInStoreClient, UplinkClient, MQTTClient, DependentsClient, RespondersClient
 //   live clients      DeviceClockLive, GPIOSimulated (+ SimulatorTerminal), CheckInStoreLive (over
 //                     SQLiteDatabase/CSQLite), GPIOLibgpiod (over CGPIOD), UplinkLive (over libcurl/CCurl,
 //                     wire format in DeviceAPI), LinuxIO (eventfd, poll threads; over CLinuxSupport),
