@@ -112,7 +112,10 @@ final class LiveDeviceTests: XCTestCase {
         let shown = try XCTUnwrap(live.dependencies.healthchecks?.checkIns?.endpoint)
         XCTAssertFalse(shown.contains("5b1c3e7a-0d6f-4b8e-9a51-2f4c8d7e6a10"), "the ping URL is a secret: \(shown)")
         XCTAssertNil(live.dependencies.healthchecks?.heartbeat)
-        XCTAssertEqual(live.transports.count, 3, "the backend's two threads (uploads, the long poll) and healthchecks' own")
+        XCTAssertEqual(live.transports.count, 4, "the backend's two threads (uploads, the long poll), healthchecks' own, and "
+                       + "the responders' list, so a slow list never delays an upload")
+        XCTAssertEqual(live.dependencies.responderSources.keys.sorted(), ["backend"],
+                       "healthchecks lists no responders without an API key")
         await live.close()
     }
 }

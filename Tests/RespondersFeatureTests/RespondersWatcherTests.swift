@@ -184,3 +184,30 @@ final class RespondersWatcherTests: RespondersTestCase {
         await stop(store)
     }
 }
+
+/// What fails on the way: allowing a watcher the store cannot forget, telling a watcher over a
+/// broker that refuses, and a device without MQTT (nothing to tell, nothing published).
+final class RespondersFailureTests: RespondersTestCase {
+    func testAnAllowanceTheStoreCannotKeepLeavesTheWatcherRemovedAndSaysSo() async {
+        let removed = RemovedWatcher(id: "kitchen-1", name: "Anna", removedAt: WallTime(secondsSinceEpoch: 1_700_000_000))
+        let store = makeStore()
+        await appear(store, removed: [removed])
+        stored.failure.withLock { $0 = StoreFailure(.readOnly, "the file system is read-only") }
+        store.send(.allow(name: "kitchen-1"))
+        await store.receive(.allowed(removed, StoreFailure(.readOnly, "the file system is read-only")))
+        await receiveError(store, "Anna was not allowed again: the file system is read-only")
+        XCTAssertEqual(store.state.refusedWatcherIDs, ["kitchen-1"])
+        XCTAssertEqual(published.all, [], "the watcher is not told it may come back")
+        await stop(store)
+    }
+
+    func testWithoutMQTTNothingIsPublishedAndTheRemovalStillHolds() async {
+        let feature = RespondersFeature(store: stored.client, clock: makeClock())
+        let store = TestStore(initialState: RespondersFeature.State(paths: ResponderPaths()), reducer: feature)
+        await appear(store)
+        // Registrations cannot arrive without a broker: a stray one is ignored.
+        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#)))
+        XCTAssertEqual(store.state.reach.line, "NOBODY is told of a missed check-in. NOBODY is told of a help alert.")
+        await stop(store)
+    }
+}
