@@ -18,6 +18,7 @@ public struct RespondersFeature: Reducer {
     /// The device's MQTT base topic (`lifesignal/<id>`); nil without `[mqtt]`.
     public var baseTopic: String?
     public var clock: DeviceClock
+    /// How long after a polled source failed it is asked again.
     public var pollInterval: Duration
     /// How long after the start the reach line is logged: time for retained registrations and the
     /// first polls to arrive, so the line does not say "nobody" about people it has not heard yet.
@@ -83,16 +84,11 @@ public struct RespondersFeature: Reducer {
             return .none
 
         case .pollDue:
+            // Asked at the start and at each `lifesignalctl responders`, not on a timer: who is told
+            // changes when the family changes it, and an idle device should not wake for it. Only a
+            // source that failed is asked again later (`pollInterval`).
             let kinds = state.paths.polledKinds.filter { sources[$0] != nil }
-            guard !kinds.isEmpty else { return .cancel(id: CancelID.poll) }
-            let next: Effect<Action> = .run { [clock, pollInterval] send in
-                do {
-                    try await clock.sleep(pollInterval)
-                    await send(.pollDue)
-                } catch {}  // cancelled: a refresh restarted it, or the daemon stopped
-            }
-            .cancellable(id: CancelID.poll, cancelInFlight: true)
-            return .merge(fetches(kinds) + [next])
+            return kinds.isEmpty ? .none : .merge(fetches(kinds))
 
         case .refresh:
             let kinds = state.paths.polledKinds.filter { sources[$0] != nil }
@@ -113,11 +109,21 @@ public struct RespondersFeature: Reducer {
                                      told: sourced.told), &state)
                 }
                 let changed = before != state.responders.map(\.id)
-                return .merge(finishRefresh(kind, &state), changed ? .send(.delegate(.respondersUpdated)) : .none)
+                // Every source answers again: no retry stays waiting.
+                let retry: Effect<Action> = state.sourceFailures.isEmpty ? .cancel(id: CancelID.poll) : .none
+                return .merge(finishRefresh(kind, &state), changed ? .send(.delegate(.respondersUpdated)) : .none, retry)
             case let .failure(failure):
-                // The last list stays (they are probably still told); the reach line says it is not current.
+                // The last list stays (they are probably still told); the reach line says it is not
+                // current, and the source is asked again after `pollInterval`.
                 state.sourceFailures[kind] = failure.message
-                return finishRefresh(kind, &state)
+                let retry: Effect<Action> = .run { [clock, pollInterval] send in
+                    do {
+                        try await clock.sleep(pollInterval)
+                        await send(.pollDue)
+                    } catch {}  // cancelled: the daemon stopped
+                }
+                .cancellable(id: CancelID.poll, cancelInFlight: true)
+                return .merge(finishRefresh(kind, &state), retry)
             }
 
         case .announceReach:

@@ -19,7 +19,7 @@ final class RespondersPolledTests: RespondersTestCase {
          "healthchecks": RespondersClient(kind: "healthchecks", endpoint: "hc", fetch: { .success(healthchecks) })]
     }
 
-    func testBothSourcesAreAskedAtTheStartAndAgainEachIntervalAndTheReachLineSaysWhoIsTold() async {
+    func testBothSourcesAreAskedAtTheStartNotOnATimerAndTheReachLineSaysWhoIsTold() async {
         let store = makeStore(paths: Self.paths, sources: sources(backend: [Self.bob], healthchecks: [Self.mail]))
         await appear(store)
         await store.receive(.polled(kind: "backend", .success([Self.bob]))) {
@@ -37,11 +37,13 @@ final class RespondersPolledTests: RespondersTestCase {
         await store.receive(.announceReach) { $0.reachAnnounced = true }
         XCTAssertEqual(store.state.reach.line, "A missed check-in is told to: Bob (contact through the backend: app, sms); "
                        + "email (healthchecks email). A help alert is told to: Bob (contact through the backend: app, sms).")
-        // The same lists again an interval later: nothing changes, nobody is told "updated".
-        await testClock.advance(by: .seconds(570))
-        await store.receive(.pollDue)
-        await store.receive(.polled(kind: "backend", .success([Self.bob])))
-        await store.receive(.polled(kind: "healthchecks", .success([Self.mail])))
+        // Nothing wakes the device for them later; a refresh asks again, and the same lists change nothing.
+        await testClock.advance(by: .seconds(3600))
+        await store.expectNoAction()
+        store.send(.refresh) { $0.refreshing = ["backend", "healthchecks"] }
+        await store.receive(.polled(kind: "backend", .success([Self.bob]))) { $0.refreshing = ["healthchecks"] }
+        await store.receive(.polled(kind: "healthchecks", .success([Self.mail]))) { $0.refreshing = [] }
+        await store.receive(.delegate(.refreshed))
         await stop(store)
     }
 
@@ -64,6 +66,11 @@ final class RespondersPolledTests: RespondersTestCase {
             $0.refreshing = []
         }
         await store.receive(.delegate(.refreshed))
+        // A failed source is asked again after the interval (and fails again here).
+        await testClock.advance(by: .seconds(600))
+        await store.receive(.announceReach) { $0.reachAnnounced = true }
+        await store.receive(.pollDue)
+        await store.receive(.polled(kind: "backend", .failure(failure)))
         XCTAssertEqual(store.state.responders.map(\.name), ["Bob"])
         XCTAssertEqual(store.state.reach.line, "A missed check-in is told to: Bob (contact through the backend: app, sms); "
                        + "whoever the backend tells (its list cannot be read now: GET /v1/responders: 503). A help alert is told "
