@@ -114,12 +114,7 @@ public struct LiveDevice: Sendable {
         _ configuration: UplinkConfiguration?, transports: inout [CurlTransport]
     ) throws(StartupError) -> UplinkClient? {
         guard let configuration else { return nil }
-        let token: DeviceToken
-        do {
-            token = try DeviceToken.read(path: configuration.tokenFile)
-        } catch {
-            throw .config(error.message)
-        }
+        let token = try deviceToken(configuration)
         let transport: CurlTransport, pollTransport: CurlTransport
         do {
             transport = try CurlTransport()
@@ -177,12 +172,7 @@ extension LiveDevice {
         guard configuration.device.role.watches else { return [:] }
         var sources: [String: DependentsClient] = [:]
         if let uplink = configuration.uplink {
-            let token: DeviceToken
-            do {
-                token = try DeviceToken.read(path: uplink.tokenFile)
-            } catch {
-                throw .config(error.message)
-            }
+            let token = try deviceToken(uplink)
             sources["backend"] = .backend(baseURL: uplink.url, token: token, timeout: uplink.timeout,
                                           transport: try transport("dependents", for: "dependents", into: &transports))
         }
@@ -208,17 +198,21 @@ extension LiveDevice {
         guard configuration.device.role.hasCountdown else { return [:] }
         var sources: [String: RespondersClient] = [:]
         if let uplink = configuration.uplink {
-            let token: DeviceToken
-            do {
-                token = try DeviceToken.read(path: uplink.tokenFile)
-            } catch {
-                throw .config(error.message)
-            }
+            let token = try deviceToken(uplink)
             sources["backend"] = .backend(baseURL: uplink.url, token: token, timeout: uplink.timeout,
                                           transport: try transport("responders", for: "responders", into: &transports))
         }
         sources["healthchecks"] = managedChecks.map(RespondersClient.healthchecks)
         return sources
+    }
+
+    /// The device's bearer token from `[uplink] token_file` (78 when it is unusable).
+    fileprivate static func deviceToken(_ uplink: UplinkConfiguration) throws(StartupError) -> DeviceToken {
+        do {
+            return try DeviceToken.read(path: uplink.tokenFile)
+        } catch {
+            throw .config(error.message)
+        }
     }
 
     /// An HTTP thread of its own, let go at shutdown with the others.

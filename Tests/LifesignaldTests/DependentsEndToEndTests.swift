@@ -52,6 +52,23 @@ final class DependentsEndToEndTests: XCTestCase {
             """, storePath: storePath)
     }
 
+    /// A watcher with nobody to look after yet, for a pairing code (`hall-watcher` on the broker).
+    static func pairingWatcher(port: UInt16, name: String? = nil) throws -> DaemonHarness {
+        try DaemonHarness(config: """
+
+            [mqtt]
+            host = "127.0.0.1"
+            port = \(port)
+            device_id = "hall-watcher"
+            keep_alive = "5s"
+            retry_max = "1s"
+
+            [device]
+            role = "watcher"
+            \(name.map { "name = \"\($0)\"" } ?? "")
+            """)
+    }
+
     /// What Mum's own light on the watcher plays.
     func light(_ watcher: DaemonHarness) throws -> String? {
         try watcher.status().leds.first { $0.name == "mum" }?.pattern
@@ -172,18 +189,7 @@ final class DependentsEndToEndTests: XCTestCase {
         let person = try Self.person(port: broker.port)
         try person.start()
         try person.waitForMQTT("connected")
-        let watcher = try DaemonHarness(config: """
-
-            [mqtt]
-            host = "127.0.0.1"
-            port = \(broker.port)
-            device_id = "hall-watcher"
-            keep_alive = "5s"
-            retry_max = "1s"
-
-            [device]
-            role = "watcher"
-            """)
+        let watcher = try Self.pairingWatcher(port: broker.port)
         try watcher.start()
         try watcher.waitForMQTT("connected")
 

@@ -29,19 +29,7 @@ final class RespondersEndToEndTests: XCTestCase {
         XCTAssertTrue(before.nobodyForMissedCheckIns, before.reach)
         XCTAssertTrue(before.reach.hasPrefix("NOBODY is told of a missed check-in."), before.reach)
 
-        let watcher = try DaemonHarness(config: """
-
-            [mqtt]
-            host = "127.0.0.1"
-            port = \(broker.port)
-            device_id = "hall-watcher"
-            keep_alive = "5s"
-            retry_max = "1s"
-
-            [device]
-            role = "watcher"
-            name = "Anna"
-            """)
+        let watcher = try DependentsEndToEndTests.pairingWatcher(port: broker.port, name: "Anna")
         try watcher.start()
         try watcher.waitForMQTT("connected")
         let paired = try person.ctl(["pair", "--config", person.configPath, "--json"], addsSocket: false)

@@ -82,6 +82,15 @@ class RespondersTestCase: ReducerTestCase {
         return responder
     }
 
+    /// Anna's watcher (kitchen-1) registers live, the first in the list: the seed's "added".
+    func annaConfirms(_ store: TestStore<RespondersFeature>) async {
+        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#))) {
+            $0.responders = [self.watcher("kitchen-1", "Anna")]
+            $0.message = .added("Anna")
+        }
+        await store.receive(.delegate(.respondersUpdated))
+    }
+
     func receiveError(_ store: TestStore<RespondersFeature>, _ message: String) async {
         await store.receive(.setError(message)) { $0.error = message }
     }

@@ -13,11 +13,7 @@ final class RespondersWatcherTests: RespondersTestCase {
         let store = makeStore()
         await appear(store)
         store.send(.brokerConnection(true)) { $0.brokerConnected = true }
-        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#))) {
-            $0.responders = [self.watcher("kitchen-1", "Anna")]
-            $0.message = .added("Anna")
-        }
-        await store.receive(.delegate(.respondersUpdated))
+        await annaConfirms(store)
         store.send(.watcherMessage(registration("tom-pi", #"{"name":"Tom"}"#, retained: true))) {
             $0.responders.append(self.watcher("tom-pi", "Tom"))
         }
@@ -33,11 +29,7 @@ final class RespondersWatcherTests: RespondersTestCase {
     func testASecondAnnaIsShownWithWhereSheComesFromAndARenameMovesHer() async {
         let store = makeStore()
         await appear(store)
-        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#))) {
-            $0.responders = [self.watcher("kitchen-1", "Anna")]
-            $0.message = .added("Anna")
-        }
-        await store.receive(.delegate(.respondersUpdated))
+        await annaConfirms(store)
         store.send(.watcherMessage(registration("phone-2", #"{"name":"anna"}"#))) {
             $0.responders.append(self.watcher("phone-2", "anna", shown: "anna (watcher phone-2)"))
             $0.message = .alreadyExists("anna")
@@ -56,11 +48,7 @@ final class RespondersWatcherTests: RespondersTestCase {
     func testAWatcherThatStopsFollowingLeavesTheListAndAnUnreadableRegistrationIsSaid() async {
         let store = makeStore()
         await appear(store)
-        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#))) {
-            $0.responders = [self.watcher("kitchen-1", "Anna")]
-            $0.message = .added("Anna")
-        }
-        await store.receive(.delegate(.respondersUpdated))
+        await annaConfirms(store)
         store.send(.watcherMessage(registration("kitchen-1", ""))) {
             $0.responders = []
             $0.message = .stoppedWatching("Anna")
@@ -82,11 +70,7 @@ final class RespondersWatcherTests: RespondersTestCase {
     func testRemovingAWatcherRefusesItsCommandsTellsItAndAllowingLetsItConfirmAgain() async {
         let store = makeStore()
         await appear(store)
-        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#))) {
-            $0.responders = [self.watcher("kitchen-1", "Anna")]
-            $0.message = .added("Anna")
-        }
-        await store.receive(.delegate(.respondersUpdated))
+        await annaConfirms(store)
         let removed = RemovedWatcher(id: "kitchen-1", name: "Anna", removedAt: Self.start.wall)
         store.send(.remove(name: "anna"))
         await store.receive(.removed(removed, nil)) {
@@ -116,11 +100,7 @@ final class RespondersWatcherTests: RespondersTestCase {
         await store.expectNoAction()
         XCTAssertEqual(published.all.last, MQTTMessage(topic: "lifesignal/mum/watchers/kitchen-1", payload: "", retain: true))
         XCTAssertEqual(stored.removed.withLock { $0 }, [])
-        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#))) {
-            $0.responders = [self.watcher("kitchen-1", "Anna")]
-            $0.message = .added("Anna")
-        }
-        await store.receive(.delegate(.respondersUpdated))
+        await annaConfirms(store)
         await stop(store)
     }
 
@@ -176,11 +156,7 @@ final class RespondersWatcherTests: RespondersTestCase {
             $0.error = "the removed watchers could not be read (their pings are not refused until they are): the database is damaged"
         }
         await store.receive(.pollDue)
-        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#))) {
-            $0.responders = [self.watcher("kitchen-1", "Anna")]
-            $0.message = .added("Anna")
-        }
-        await store.receive(.delegate(.respondersUpdated))
+        await annaConfirms(store)
         await stop(store)
     }
 }
