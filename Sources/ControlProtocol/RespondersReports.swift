@@ -48,6 +48,8 @@ public struct ResponderItemReport: Codable, Hashable, Sendable {
     public var path: String
     /// When a watcher confirmed (RFC 3339).
     public var since: String?
+    /// Why they cannot be told right now ("the MQTT broker is not connected"); nil when they can.
+    public var notReachableNow: String? = nil
 
     public init(name: String, role: String, source: String, id: String, kind: String, channels: [String], told: [String],
                 path: String, since: String?) {

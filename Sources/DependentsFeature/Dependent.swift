@@ -33,6 +33,10 @@ public struct Dependent: Equatable, Sendable, Identifiable {
 }
 
 extension Dependent {
+    /// A ping or "I'm on it" can reach them: their source carries one, and their device has not
+    /// removed this watcher.
+    public var canBeAsked: Bool { entry.source.canPing && !removedByThem }
+
     /// What is wrong, the removal by their device first (it outlasts any state heard).
     public var shownProblem: String? {
         guard removedByThem else { return problem }

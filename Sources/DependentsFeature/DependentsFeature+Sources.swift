@@ -26,6 +26,9 @@ extension DependentsFeature {
             return .send(.setError(state.unknownName(name)))
         }
         let name = dependent.entry.name
+        if dependent.removedByThem, let problem = dependent.shownProblem {
+            return .send(.setError("\(name): not sent, \(problem)"))
+        }
         let answer: @Sendable (String?) -> Action = { failure in
             switch request {
             case .ping: .pingSent(name: name, failure: failure)
@@ -75,39 +78,45 @@ extension DependentsFeature {
     /// "I'm on it" to each dependent who needs someone and has not had it from this watcher; nil
     /// when nobody needs someone.
     func answerThoseWhoNeedSomeone(_ state: inout State) -> Effect<Action>? {
-        let needing = state.dependents.filter { $0.status.needsSomeone && !$0.onItSent && $0.entry.source.canPing }
+        let needing = state.dependents.filter { $0.status.needsSomeone && !$0.onItSent && $0.canBeAsked }
         guard !needing.isEmpty else { return nil }
         state.confirmingPingAll = false
         return .merge([.cancel(id: CancelID.confirmation)] + needing.map { send(.onIt, to: $0.entry.name, state) })
     }
 
     /// Tells a person's device over MQTT that this watcher follows them (retained, so it hears it
-    /// whenever it connects), or no longer does (`clear`).
-    func register(_ dependent: Dependent, _ state: State, clear: Bool = false) -> Effect<Action> {
-        guard let publish, let topic = state.registrationTopic(of: dependent), clear || !dependent.removedByThem else { return .none }
-        let name = dependent.entry.name
-        let payload = clear ? "" : WatcherWire.payload(WatcherWire.Registration(name: state.watcherName))
+    /// whenever it connects). Sent at each connection: a failure now is mended by the next one.
+    func register(_ dependent: Dependent, _ state: State) -> Effect<Action> {
+        guard state.brokerConnected, let publish, let topic = state.registrationTopic(of: dependent), !dependent.removedByThem
+        else { return .none }
+        let payload = WatcherWire.payload(WatcherWire.Registration(name: state.watcherName))
+        return .run { _ in _ = await publish(MQTTMessage(topic: topic, payload: payload, retain: true)) }
+    }
+
+    /// Clears this watcher's registration with someone it stopped following: owed until the
+    /// broker takes it.
+    func clear(_ topic: String) -> Effect<Action> {
+        guard let publish else { return .none }
         return .run { send in
-            if case let .failure(failure) = await publish(MQTTMessage(topic: topic, payload: payload, retain: true)) {
-                await send(.setError("\(name)'s device was not told that this watcher \(clear ? "stopped following" : "follows") "
-                                     + "them: \(failure.message)"))
+            if case .success = await publish(MQTTMessage(topic: topic, payload: "", retain: true)) {
+                await send(.clearingSent(topic))
             }
         }
     }
 
-    /// Their device's word on this watcher's registration: removed, or allowed again (cleared).
+    /// Their device's word on this watcher's registration: removed, or allowed again.
     func heardRegistration(_ message: MQTTInboundMessage, at index: Int, _ state: inout State) -> Effect<Action> {
-        switch WatcherWire.registration(message.payload) {
-        case .success(let registration?) where registration.removed == true:
+        guard case let .success(registration?) = WatcherWire.registration(message.payload) else { return .none }
+        if registration.removed == true {
             state.dependents[index].removedByThem = true
             return .none
-        case .success(nil) where state.dependents[index].removedByThem:
+        }
+        if registration.allowed == true, state.dependents[index].removedByThem {
             state.dependents[index].removedByThem = false
             return register(state.dependents[index], state)
-        default:
-            // Its own registration heard back, or a clearing of one never removed.
-            return .none
         }
+        // Its own registration heard back.
+        return .none
     }
 
     /// A message on one of the dependents' topics: their availability or their state.

@@ -82,6 +82,15 @@ public struct DependentsFeature: Reducer {
         case let .peerMessage(message):
             return heard(message, &state)
 
+        case let .brokerConnection(connected):
+            state.brokerConnected = connected
+            guard connected else { return .none }
+            return .merge(state.dependents.map { register($0, state) } + state.owedClearings.sorted().map(clear))
+
+        case let .clearingSent(topic):
+            state.owedClearings.remove(topic)
+            return .none
+
         case .pollDue:
             let kinds = Set(state.dependents.map(\.entry.source.kind)).filter { sources[$0] != nil }.sorted()
             guard !kinds.isEmpty else { return .cancel(id: CancelID.poll) }
@@ -196,11 +205,12 @@ public struct DependentsFeature: Reducer {
             }
 
         case let .removed(name, nil):
-            let leaving = state.dependents.first { $0.entry.name == name }
+            let leaving = state.dependents.first { $0.entry.name == name }.flatMap { state.registrationTopic(of: $0) }
+            if let leaving { state.owedClearings.insert(leaving) }
             state.dependents.removeAll { $0.entry.name == name }
             state.lastOutcome = "removed \(name)"
             return .merge(refresh(&state), .send(.delegate(.subscriptionsChanged(state.subscriptions))),
-                          .send(.delegate(.contactsUpdated)), leaving.map { register($0, state, clear: true) } ?? .none)
+                          .send(.delegate(.contactsUpdated)), leaving.map { state.brokerConnected ? clear($0) : .none } ?? .none)
 
         case let .removed(name, failure?):
             return .send(.setError("\(name) was not removed: \(failure.message)"))
@@ -248,7 +258,7 @@ public struct DependentsFeature: Reducer {
                 state.lastOutcome = "ping to everyone cancelled"
                 return .cancel(id: CancelID.confirmation)
             }
-            guard state.dependents.contains(where: \.entry.source.canPing) else {
+            guard state.dependents.contains(where: \.canBeAsked) else {
                 return .send(.setError("nobody to ping: no dependent whose source carries a ping (healthchecks does not)"))
             }
             state.confirmingPingAll = true
@@ -263,7 +273,7 @@ public struct DependentsFeature: Reducer {
         case .confirmationEnded:
             guard state.confirmingPingAll else { return .none }
             state.confirmingPingAll = false
-            let names = state.dependents.filter(\.entry.source.canPing).map(\.entry.name)
+            let names = state.dependents.filter(\.canBeAsked).map(\.entry.name)
             return .merge(names.map { send(.ping, to: $0, state) })
 
         case let .setError(error):

@@ -12,6 +12,10 @@ extension DependentsFeature {
         case loaded(Result<StoredDependents, StoreFailure>)
         /// The daemon is stopping: no more polls or wake-ups.
         case stop
+        /// The device's broker connection came up (true) or went (false).
+        case brokerConnection(Bool)
+        /// The broker took the clearing of this registration topic.
+        case clearingSent(String)
         /// A message on one of the dependents' MQTT topics.
         case peerMessage(MQTTInboundMessage)
         /// Time to ask the polled sources again.

@@ -9,6 +9,12 @@ extension DependentsFeature {
         /// This device's MQTT id: how its registration and commands name it to a person's device
         /// (docs/mqtt.md, "Watchers"); nil without `[mqtt]`.
         public var watcherID: String?
+        /// The device's broker connection is up: registrations go now, and again at each connection.
+        public var brokerConnected = false
+        /// Registrations this watcher cleared (it stopped following) that the broker has not taken
+        /// yet, by topic: sent at the next connection, or the person's device would go on
+        /// counting this watcher as told.
+        public var owedClearings: Set<String> = []
         /// From `[[dependents]]` in the config: always there, cannot be removed from the CLI.
         public var configured: [DependentEntry]
         /// Every dependent, configured and added, in the order added.

@@ -38,11 +38,16 @@ final class RespondersControl {
             return answer(stale: refreshed == nil)
         case .respondersRemove, .respondersAllow:
             guard let name = request.name, !name.isEmpty else { return .failure("\(request.command.rawValue) needs NAME") }
-            let action: RespondersFeature.Action = request.command == .respondersRemove ? .remove(name: name) : .allow(name: name)
+            let removing = request.command == .respondersRemove
+            let action: RespondersFeature.Action = removing ? .remove(name: name) : .allow(name: name)
+            // The watcher this request is about: another client's outcome is not this one's answer.
+            guard let responders = store.state.responders else { return .failure("no responders") }
+            let id = removing ? responders.responder(named: name).map(\.source.address) : responders.removedWatcher(named: name)?.id
             let outcome = await waiters.wait(
                 for: {
                     switch $0 {
-                    case .responders(.setError(.some)), .responders(.removed(_, nil)), .responders(.allowed(_, nil)): true
+                    case .responders(.setError(.some)): true
+                    case let .responders(.removed(watcher, nil)), let .responders(.allowed(watcher, nil)): watcher.id == id
                     default: false
                     }
                 },
@@ -72,7 +77,7 @@ extension RespondersReport {
     init(_ state: RespondersFeature.State, stale: Bool = false) {
         let reach = state.reach
         self.init(
-            responders: state.responders.map(ResponderItemReport.init),
+            responders: state.responders.map { ResponderItemReport($0, state) },
             removed: state.removedWatchers.map { RemovedWatcherReport(name: $0.name, id: $0.id, removedAt: $0.removedAt.iso8601) },
             reach: reach.line, nobodyForMissedCheckIns: reach.nobodyForMissedCheckIns,
             sourceProblems: state.sourceFailures.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" },
@@ -81,9 +86,15 @@ extension RespondersReport {
 }
 
 extension ResponderItemReport {
-    init(_ responder: Responder) {
+    /// One responder as the reach line counts them: no help alert while help alerts are off, and
+    /// a watcher not reachable while the broker is away.
+    init(_ responder: Responder, _ state: RespondersFeature.State) {
+        let told = responder.told.filter { $0 != .helpAlert || state.paths.helpAlerts }
         self.init(name: responder.name, role: responder.role, source: responder.source.kind, id: responder.source.address,
-                  kind: responder.kind, channels: responder.channels, told: responder.told.sorted().map(\.rawValue),
+                  kind: responder.kind, channels: responder.channels, told: told.sorted().map(\.rawValue),
                   path: Reach.path(of: responder), since: responder.since?.iso8601)
+        if case .watcher = responder.source, !state.brokerConnected {
+            notReachableNow = "the MQTT broker is not connected"
+        }
     }
 }

@@ -4,9 +4,10 @@ import JSONCoding
 /// (docs/mqtt.md, "Watchers"), written and read in one place so both sides agree.
 ///
 /// `<base>/watchers/<watcher id>`, retained: `{"name":"Anna"}` is the watcher's registration
-/// (published when it adds the person, and again at each start); `{"name":"Anna","removed":true}`
-/// is the person's device saying it removed that watcher; an empty payload clears it (the watcher
-/// stopped following, or the person allowed it again). Commands a watcher sends carry
+/// (published when it adds the person, and again at each connection); `{"name":"Anna","removed":true}`
+/// is the person's device saying it removed that watcher, `{"name":"Anna","allowed":true}` that it
+/// let it back (retained, so a watcher away at the time reads it when it connects); an empty
+/// payload clears it (the watcher stopped following). Commands a watcher sends carry
 /// `{"watcher":"<id>","name":"Anna"}`, so a removed watcher's are refused.
 public enum WatcherWire {
     public static func registrationTopic(base: String, watcher id: String) -> String { base + "/watchers/" + id }
@@ -40,11 +41,17 @@ public enum WatcherWire {
         public var name: String
         /// Set by the person's device: it removed this watcher.
         public var removed: Bool?
+        /// Set by the person's device: it let this watcher back after removing it.
+        public var allowed: Bool?
 
-        public init(name: String, removed: Bool? = nil) {
+        public init(name: String, removed: Bool? = nil, allowed: Bool? = nil) {
             self.name = name
             self.removed = removed
+            self.allowed = allowed
         }
+
+        /// The person's device's word (a removal or an allowance), not a watcher's registration.
+        public var isPersonsWord: Bool { removed == true || allowed == true }
     }
 
     public static func payload(_ registration: Registration) -> String {

@@ -110,6 +110,12 @@ struct Doctor: ParsableCommand {
         if running.responders.isEmpty || running.reach.contains("NOBODY") || running.reach.contains("Not reachable now") {
             return [.warning("responders", running.reach, fix: fix)]
         }
+        if !running.sourceProblems.isEmpty || running.stale {
+            let why = running.sourceProblems.isEmpty ? "not every source answered in time"
+                : "cannot read " + running.sourceProblems.joined(separator: "; ")
+            return [.warning("responders", "\(running.reach) (\(why))",
+                             fix: "check the network and the source named; `lifesignalctl responders` asks again")]
+        }
         return [.ok("responders", running.reach)]
     }
 

@@ -12,7 +12,8 @@ extension Formatting {
         let width = report.responders.map(\.name.count).max() ?? 0
         for item in report.responders {
             let name = item.name + String(repeating: " ", count: max(0, width - item.name.count))
-            lines.append("\(name)  \(item.path) — told of \(toldWords(item.told))")
+            lines.append("\(name)  \(item.path) — told of \(toldWords(item.told))"
+                         + (item.notReachableNow.map { " (NOT reachable now: \($0))" } ?? ""))
         }
         for removed in report.removed {
             lines.append("Removed: \(removed.name) (watcher \(removed.id)), since \(localTime(removed.removedAt)); its pings are "
@@ -33,6 +34,7 @@ extension Formatting {
         lines.append("  \(item.source) id: \(item.id)")
         if !item.channels.isEmpty { lines.append("  reached by: \(item.channels.joined(separator: ", "))") }
         if let since = item.since { lines.append("  confirmed: \(localTime(since))") }
+        if let why = item.notReachableNow { lines.append("  NOT reachable now: \(why)") }
         return lines.joined(separator: "\n")
     }
 

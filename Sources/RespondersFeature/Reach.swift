@@ -35,6 +35,12 @@ public struct Reach: Equatable, Sendable {
             let check = topic == .missedCheckIn ? "check-in" : "alert"
             unlisted[topic, default: []].append("whoever the healthchecks \(check) check notifies (not listed: no [healthchecks] api_key_file)")
         }
+        for kind in paths.polledKinds where !state.polled.contains(kind) {
+            let source = kind == "backend" ? "the backend" : kind
+            for topic in ResponderTopic.allCases where topic != .helpAlert || paths.helpAlerts {
+                unlisted[topic, default: []].append("whoever \(source) tells (not asked yet)")
+            }
+        }
         for (kind, failure) in state.sourceFailures.sorted(by: { $0.key < $1.key }) {
             let source = kind == "backend" ? "the backend" : kind
             for topic in ResponderTopic.allCases where topic != .helpAlert || paths.helpAlerts {

@@ -23,10 +23,16 @@ public struct RespondersFeature: Reducer {
     /// How long after the start the reach line is logged: time for retained registrations and the
     /// first polls to arrive, so the line does not say "nobody" about people it has not heard yet.
     public var announceAfter: Duration
+    /// How long after a (re)connection a listed watcher's retained registration may take to be
+    /// heard again before it counts as gone.
+    public var replayWindow: Duration
+    /// At most this many watchers are listed: anyone who can write on the broker could register.
+    public static let mostWatchers = 32
 
     public init(store: ResponderStoreClient, sources: [String: RespondersClient] = [:],
                 publish: (@Sendable (MQTTMessage) async -> Result<Void, MQTTFailure>)? = nil, baseTopic: String? = nil,
-                clock: DeviceClock, pollInterval: Duration = .seconds(600), announceAfter: Duration = .seconds(30)) {
+                clock: DeviceClock, pollInterval: Duration = .seconds(600), announceAfter: Duration = .seconds(30),
+                replayWindow: Duration = .seconds(10)) {
         self.store = store
         self.sources = sources
         self.publish = publish
@@ -34,11 +40,13 @@ public struct RespondersFeature: Reducer {
         self.clock = clock
         self.pollInterval = pollInterval
         self.announceAfter = announceAfter
+        self.replayWindow = replayWindow
     }
 
     public enum CancelID {
         static let poll = EffectID("responders-poll")
         static let announce = EffectID("responders-announce")
+        static let replay = EffectID("responders-replay")
     }
 
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -74,13 +82,41 @@ public struct RespondersFeature: Reducer {
             return .send(.pollDue)
 
         case .stop:
-            return .merge(.cancel(id: CancelID.poll), .cancel(id: CancelID.announce))
+            return .merge(.cancel(id: CancelID.poll), .cancel(id: CancelID.announce), .cancel(id: CancelID.replay))
 
         case let .watcherMessage(message):
             return heard(message, &state)
 
         case let .brokerConnection(connected):
             state.brokerConnected = connected
+            guard connected else {
+                state.awaitingReplay = []
+                return .cancel(id: CancelID.replay)
+            }
+            state.awaitingReplay = Set(state.responders.compactMap { if case let .watcher(id) = $0.source { id } else { nil } })
+            let owed = state.owedToWatchers.sorted { $0.key < $1.key }.map { publishOwed($0.key, $0.value) }
+            let window: Effect<Action> = state.awaitingReplay.isEmpty ? .none : .run { [clock, replayWindow] send in
+                do {
+                    try await clock.sleep(replayWindow)
+                    await send(.replayWindowEnded)
+                } catch {}  // cancelled: the connection went again, or the daemon stopped
+            }
+            .cancellable(id: CancelID.replay, cancelInFlight: true)
+            return .merge(owed + [window])
+
+        case .replayWindowEnded:
+            let gone = state.awaitingReplay
+            state.awaitingReplay = []
+            let names = state.responders.filter { if case let .watcher(id) = $0.source { gone.contains(id) } else { false } }
+                .map(\.name)
+            guard !names.isEmpty else { return .none }
+            state.responders.removeAll { if case let .watcher(id) = $0.source { gone.contains(id) } else { false } }
+            state.message = .noLongerRegistered(names.joined(separator: ", "))
+            return .send(.delegate(.respondersUpdated))
+
+        case let .watcherTold(id, registration):
+            // Only what is still owed: a newer decision for the same watcher stays owed.
+            if state.owedToWatchers[id] == registration { state.owedToWatchers[id] = nil }
             return .none
 
         case .pollDue:
@@ -101,17 +137,18 @@ public struct RespondersFeature: Reducer {
             switch result {
             case let .success(found):
                 state.sourceFailures[kind] = nil
-                let before = state.responders.map(\.id)
+                let before = state.responders
                 state.responders.removeAll { $0.source.kind == kind }
                 for sourced in found {
                     let source: ResponderSource = kind == "backend" ? .backend(id: sourced.id) : .healthchecks(id: sourced.id)
                     insert(Responder(source: source, name: sourced.name, kind: sourced.kind, channels: sourced.channels,
                                      told: sourced.told), &state)
                 }
-                let changed = before != state.responders.map(\.id)
+                let changed = before != state.responders
                 // Every source answers again: no retry stays waiting.
                 let retry: Effect<Action> = state.sourceFailures.isEmpty ? .cancel(id: CancelID.poll) : .none
-                return .merge(finishRefresh(kind, &state), changed ? .send(.delegate(.respondersUpdated)) : .none, retry)
+                return .merge(finishRefresh(kind, &state), changed ? .send(.delegate(.respondersUpdated)) : .none, retry,
+                              announceOnceAsked(&state))
             case let .failure(failure):
                 // The last list stays (they are probably still told); the reach line says it is not
                 // current, and the source is asked again after `pollInterval`.
@@ -123,12 +160,12 @@ public struct RespondersFeature: Reducer {
                     } catch {}  // cancelled: the daemon stopped
                 }
                 .cancellable(id: CancelID.poll, cancelInFlight: true)
-                return .merge(finishRefresh(kind, &state), retry)
+                return .merge(finishRefresh(kind, &state), retry, announceOnceAsked(&state))
             }
 
         case .announceReach:
-            state.reachAnnounced = true
-            return .none
+            state.announceDue = true
+            return announceOnceAsked(&state)
 
         case let .remove(name):
             guard let responder = state.responder(named: name) else {
@@ -154,7 +191,7 @@ public struct RespondersFeature: Reducer {
             state.message = .removed(watcher.name)
             return .merge(.send(.delegate(.refusedWatchersChanged(state.refusedWatcherIDs))),
                           .send(.delegate(.respondersUpdated)),
-                          tellWatcher(watcher.id, WatcherWire.Registration(name: watcher.name, removed: true)))
+                          tellWatcher(watcher.id, WatcherWire.Registration(name: watcher.name, removed: true), &state))
 
         case let .removed(watcher, failure?):
             return .send(.setError("\(watcher.name) was not removed (their pings are still taken): \(failure.message)"))
@@ -177,8 +214,9 @@ public struct RespondersFeature: Reducer {
         case let .allowed(watcher, nil):
             state.removedWatchers.removeAll { $0.id == watcher.id }
             state.message = .allowed(watcher.name)
-            // Clearing the removal tells the watcher, which registers again.
-            return .merge(.send(.delegate(.refusedWatchersChanged(state.refusedWatcherIDs))), tellWatcher(watcher.id, nil))
+            // The allowance, retained, tells the watcher (now or when it connects); it registers again.
+            return .merge(.send(.delegate(.refusedWatchersChanged(state.refusedWatcherIDs))),
+                          tellWatcher(watcher.id, WatcherWire.Registration(name: watcher.name, allowed: true), &state))
 
         case let .allowed(watcher, failure?):
             return .send(.setError("\(watcher.name) was not allowed again: \(failure.message)"))
@@ -196,6 +234,13 @@ public struct RespondersFeature: Reducer {
         kinds.map { kind in
             .run { [client = sources[kind]!] send in await send(.polled(kind: kind, await client.fetch())) }
         }
+    }
+
+    /// The reach line goes to the log when the start's wait has ended and every polled source has
+    /// answered or failed, whichever is later: never "nobody" about a source not asked yet.
+    private func announceOnceAsked(_ state: inout State) -> Effect<Action> {
+        if state.announceDue, !state.reachAnnounced, state.everySourceAsked { state.reachAnnounced = true }
+        return .none
     }
 
     private func finishRefresh(_ kind: String, _ state: inout State) -> Effect<Action> {

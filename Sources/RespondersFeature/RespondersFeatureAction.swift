@@ -15,6 +15,10 @@ extension RespondersFeature {
         case watcherMessage(MQTTInboundMessage)
         /// The device's broker connection came up (true) or went (false).
         case brokerConnection(Bool)
+        /// The retained registrations have had time to arrive since the connection came back.
+        case replayWindowEnded
+        /// The broker took a removal or an allowance for this watcher.
+        case watcherTold(id: String, WatcherWire.Registration)
         /// Time to ask the polled sources again.
         case pollDue
         case polled(kind: String, Result<[SourcedResponder], UplinkFailure>)

@@ -1,4 +1,5 @@
 public import CheckInModels
+public import MQTTClient
 
 extension RespondersFeature {
     /// Who the device tells when the person needs someone, where each was heard of, and what the
@@ -11,6 +12,12 @@ extension RespondersFeature {
         public var removedWatchers: [RemovedWatcher] = []
         /// The device's broker connection is up: watchers can hear the person now.
         public var brokerConnected = false
+        /// Watchers listed before the connection came back, not heard again yet: a registration
+        /// cleared while the device was away is not replayed, so those still here when
+        /// `replayWindow` ends have gone.
+        public var awaitingReplay: Set<String> = []
+        /// Removals and allowances the broker has not taken yet, by watcher id.
+        public var owedToWatchers: [String: WatcherWire.Registration] = [:]
         public var isLoading = false
         public var isLoaded = false
         /// A polled source's last failure, by kind; nil once it answers. Its last list stays, marked.
@@ -19,6 +26,9 @@ extension RespondersFeature {
         public var polled: Set<String> = []
         /// The polled sources a refresh (`lifesignalctl responders`) still waits for.
         public var refreshing: Set<String> = []
+        /// The start's wait for everyone has ended; the reach line goes to the log once every
+        /// polled source has also answered (or failed).
+        public var announceDue = false
         /// The reach line went to the log once, after the start had time to hear everyone.
         public var reachAnnounced = false
         /// The seed's alerts: a watcher confirmed (added), one already listed under that name
@@ -44,6 +54,11 @@ extension RespondersFeature {
             removedWatchers.first { $0.name.lowercased() == name.lowercased() } ?? removedWatchers.first { $0.id == name }
         }
 
+        /// Every configured polled source has answered or failed at least once.
+        public var everySourceAsked: Bool {
+            paths.polledKinds.allSatisfy { polled.contains($0) }
+        }
+
         /// The refusal for a name nobody has, with the names there are.
         public func unknownName(_ name: String) -> String {
             let names = responders.map(\.name)
@@ -65,6 +80,7 @@ extension RespondersFeature {
         case removed(String)
         case allowed(String)
         case stoppedWatching(String)
+        case noLongerRegistered(String)
 
         public var text: String {
             switch self {
@@ -74,6 +90,9 @@ extension RespondersFeature {
             case let .removed(name): "\(name) removed: their watcher's pings and \"I'm on it\" are refused"
             case let .allowed(name): "\(name) allowed again: their watcher is listed once it confirms"
             case let .stoppedWatching(name): "\(name) stopped watching (their watcher removed this device)"
+            case let .noLongerRegistered(names):
+                "\(names): no longer registered on the broker (their watcher removed this device while it was away, or the "
+                    + "broker lost its retained messages): not counted until it registers again"
             }
         }
     }

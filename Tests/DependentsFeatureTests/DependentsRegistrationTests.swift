@@ -11,22 +11,12 @@ import XCTest
 final class DependentsRegistrationTests: DependentsTestCase {
     static let registration = MQTTMessage(topic: "lifesignal/mum/watchers/kitchen-1", payload: #"{"name":"Anna"}"#, retain: true)
 
-    func testItRegistersAtTheStartSignsItsCommandsAndClearsItsRegistrationWhenRemoved() async {
+    func testItRegistersAtEachConnectionSignsItsCommandsAndOwesTheClearingUntilTheBrokerTakesIt() async {
         let store = makeStore(watcherID: "kitchen-1")
-        stored.contents.withLock { $0 = StoredDependents(entries: [Self.mum]) }
-        store.send(.onAppear) {
-            $0.isLoading = true
-            $0.watchingSince = Self.start.uptime
-        }
-        await store.receive(.loaded(.success(StoredDependents(entries: [Self.mum])))) {
-            $0.isLoading = false
-            $0.isLoaded = true
-            $0.dependents = [Dependent(entry: Self.mum)]
-        }
-        await store.receive(.delegate(.subscriptionsChanged(["lifesignal/mum/availability", "lifesignal/mum/state",
-                                                             "lifesignal/mum/watchers/kitchen-1"])))
-        await store.receive(.delegate(.contactsUpdated))
-        await store.receive(.pollDue)
+        await appear(store, stored: [Self.mum], subscriptions: ["lifesignal/mum/availability", "lifesignal/mum/state",
+                                                                "lifesignal/mum/watchers/kitchen-1"])
+        XCTAssertEqual(published.messages.withLock { $0 }, [], "no broker yet: nothing to publish on")
+        store.send(.brokerConnection(true)) { $0.brokerConnected = true }
         await store.expectNoAction()
         XCTAssertEqual(published.messages.withLock { $0 }, [Self.registration])
 
@@ -39,26 +29,39 @@ final class DependentsRegistrationTests: DependentsTestCase {
                        MQTTMessage(topic: "lifesignal/mum/cmd/ask_if_ok", payload: #"{"name":"Anna","watcher":"kitchen-1"}"#,
                                    retain: false))
 
-        // Their device removed this watcher: shown, and not registered again over their word.
+        // Their device removed this watcher: shown, its pings refused here too, and not registered
+        // again over their word at the next connection.
         let removal = MQTTInboundMessage(topic: "lifesignal/mum/watchers/kitchen-1",
                                          payload: Array(#"{"name":"Anna","removed":true}"#.utf8), retained: true)
         store.send(.peerMessage(removal)) { $0.dependents[0].removedByThem = true }
-        XCTAssertTrue(store.state.dependents[0].shownProblem?.contains("removed this watcher") ?? false)
-        // Allowed again: their device clears it, and this watcher registers again.
-        store.send(.peerMessage(MQTTInboundMessage(topic: "lifesignal/mum/watchers/kitchen-1", payload: []))) {
+        let problem = "Mum: not sent, their device removed this watcher from its responders: pings and \"I'm on it\" are "
+            + "refused there until someone runs `lifesignalctl responders allow` on it"
+        store.send(.ping(name: "Mum"))
+        await receiveError(store, problem)
+        store.send(.brokerConnection(false)) { $0.brokerConnected = false }
+        store.send(.brokerConnection(true)) { $0.brokerConnected = true }
+        await store.expectNoAction()
+        XCTAssertEqual(published.messages.withLock { $0.count }, 2, "the registration is not sent over their removal")
+        // Allowed again (retained: read when it connects): this watcher registers again.
+        store.send(.peerMessage(MQTTInboundMessage(topic: "lifesignal/mum/watchers/kitchen-1",
+                                                   payload: Array(#"{"allowed":true,"name":"Anna"}"#.utf8), retained: true))) {
             $0.dependents[0].removedByThem = false
         }
         await store.expectNoAction()
         XCTAssertEqual(published.messages.withLock { $0.last }, Self.registration)
 
+        // Removed here while the broker is away: the clearing is owed, and sent when it is back.
+        store.send(.brokerConnection(false)) { $0.brokerConnected = false }
         store.send(.remove(name: "Mum"))
         await store.receive(.removed(name: "Mum", nil)) {
             $0.dependents = []
             $0.lastOutcome = "removed Mum"
+            $0.owedClearings = ["lifesignal/mum/watchers/kitchen-1"]
         }
         await store.receive(.delegate(.subscriptionsChanged([])))
         await store.receive(.delegate(.contactsUpdated))
-        await store.expectNoAction()
+        store.send(.brokerConnection(true)) { $0.brokerConnected = true }
+        await store.receive(.clearingSent("lifesignal/mum/watchers/kitchen-1")) { $0.owedClearings = [] }
         XCTAssertEqual(published.messages.withLock { $0.last },
                        MQTTMessage(topic: "lifesignal/mum/watchers/kitchen-1", payload: "", retain: true))
         await stop(store)

@@ -68,8 +68,8 @@ class DependentsTestCase: ReducerTestCase {
     }
 
     /// Starts the feature with these dependents (MQTT only, so no poll runs) and asserts the load.
-    func appear(_ store: TestStore<DependentsFeature>, stored entries: [DependentEntry], sort: DependentsSortOption? = nil)
-        async {
+    func appear(_ store: TestStore<DependentsFeature>, stored entries: [DependentEntry], sort: DependentsSortOption? = nil,
+                subscriptions: [String]? = nil) async {
         stored.contents.withLock { $0 = StoredDependents(entries: entries, sortOption: sort) }
         store.send(.onAppear) {
             $0.isLoading = true
@@ -82,7 +82,7 @@ class DependentsTestCase: ReducerTestCase {
             if let sort { $0.sortOption = sort }
             $0.dependents = all.map(Dependent.init(entry:))
         }
-        await store.receive(.delegate(.subscriptionsChanged(all.flatMap { Dependent(entry: $0).subscriptions })))
+        await store.receive(.delegate(.subscriptionsChanged(subscriptions ?? all.flatMap { Dependent(entry: $0).subscriptions })))
         await store.receive(.delegate(.contactsUpdated))
         await store.receive(.pollDue)
     }

@@ -44,7 +44,7 @@ final class RespondersEndToEndTests: XCTestCase {
         XCTAssertEqual(listed.responders.map(\.name), ["Anna"])
         XCTAssertEqual(listed.responders.first?.role, "watcher device")
         XCTAssertEqual(listed.responders.first?.id, "hall-watcher")
-        XCTAssertEqual(listed.responders.first?.told, ["missed_check_in", "help_alert"])
+        XCTAssertEqual(listed.responders.first?.told, ["missed_check_in"], "help alerts are off on this device")
         XCTAssertFalse(listed.nobodyForMissedCheckIns)
         XCTAssertTrue(listed.reach.hasPrefix("A missed check-in is told to: Anna (watcher device, over MQTT)."), listed.reach)
         let text = try person.ctl(["responders"])
@@ -61,15 +61,19 @@ final class RespondersEndToEndTests: XCTestCase {
             try self.gran(watcher)?.problem?.contains("removed this watcher") == true
         }
 
-        // Its ping no longer reaches the person: refused, and the LEDs do not ask.
+        // Its ping no longer reaches the person: the watcher says so instead of sending it, and a
+        // ping signed with its id (as one sent before it heard) is refused, and the LEDs do not ask.
         let pinged = try watcher.ctl(["dependents", "ping", "Gran"])
-        XCTAssertEqual(pinged.exitCode, 0, pinged.standardError)
+        XCTAssertEqual(pinged.exitCode, 1)
+        XCTAssertTrue(pinged.standardError.contains("their device removed this watcher"), pinged.standardError)
+        try MQTTWatcher.publish(port: broker.port, topic: "lifesignal/mum/cmd/ask_if_ok",
+                                payload: #"{"name":"Anna","watcher":"hall-watcher"}"#)
         try person.waitUntil("the person's device refuses the removed watcher's ping") {
             try person.status().mqtt?.lastRefusal?.contains("hall-watcher") == true
         }
         XCTAssertNotEqual(try person.status().indicator, "ping_pending")
 
-        // Still removed after a restart of the person's device (its registration is answered again).
+        // Still removed after a restart of the person's device (kept in its store).
         XCTAssertEqual(person.stop(), 0)
         try person.start()
         try person.waitForMQTT("connected")
@@ -84,6 +88,12 @@ final class RespondersEndToEndTests: XCTestCase {
         XCTAssertEqual(try watcher.ctl(["dependents", "ping", "Gran"]).exitCode, 0)
         try person.waitUntil("the person's device asks \"are you OK?\"") { try person.status().indicator == "ping_pending" }
 
+        // The watcher restarts: it registers again at its connection, and is still listed.
+        XCTAssertEqual(watcher.stop(), 0)
+        try watcher.start()
+        try watcher.waitForMQTT("connected")
+        XCTAssertEqual(try responders(person).responders.map(\.name), ["Anna"])
+
         // A watcher refuses `responders`; a name nobody has is refused with the names there are.
         let onWatcher = try watcher.ctl(["responders"])
         XCTAssertEqual(onWatcher.exitCode, 1)
@@ -91,6 +101,10 @@ final class RespondersEndToEndTests: XCTestCase {
         let unknown = try person.ctl(["responders", "remove", "Zed"])
         XCTAssertEqual(unknown.exitCode, 1)
         XCTAssertTrue(unknown.standardError.contains("no responder is called \"Zed\"; there are: Anna"), unknown.standardError)
+
+        // The watcher stops following her: it leaves her list.
+        XCTAssertEqual(try watcher.ctl(["dependents", "remove", "Gran"]).exitCode, 0)
+        try person.waitUntil("the person's device no longer lists Anna") { try self.responders(person).responders.isEmpty }
         XCTAssertEqual(watcher.stop(), 0)
         XCTAssertEqual(person.stop(), 0)
     }

@@ -34,7 +34,10 @@ final class RespondersPolledTests: RespondersTestCase {
         }
         await store.receive(.delegate(.respondersUpdated))
         await testClock.advance(by: .seconds(30))
-        await store.receive(.announceReach) { $0.reachAnnounced = true }
+        await store.receive(.announceReach) {
+            $0.announceDue = true
+            $0.reachAnnounced = true
+        }
         XCTAssertEqual(store.state.reach.line, "A missed check-in is told to: Bob (contact through the backend: app, sms); "
                        + "email (healthchecks email). A help alert is told to: Bob (contact through the backend: app, sms).")
         // Nothing wakes the device for them later; a refresh asks again, and the same lists change nothing.
@@ -68,7 +71,10 @@ final class RespondersPolledTests: RespondersTestCase {
         await store.receive(.delegate(.refreshed))
         // A failed source is asked again after the interval (and fails again here).
         await testClock.advance(by: .seconds(600))
-        await store.receive(.announceReach) { $0.reachAnnounced = true }
+        await store.receive(.announceReach) {
+            $0.announceDue = true
+            $0.reachAnnounced = true
+        }
         await store.receive(.pollDue)
         await store.receive(.polled(kind: "backend", .failure(failure)))
         XCTAssertEqual(store.state.responders.map(\.name), ["Bob"])
@@ -110,9 +116,13 @@ final class RespondersPolledTests: RespondersTestCase {
                        + "(not listed: no [healthchecks] api_key_file). A help alert reaches nobody: help alerts are off "
                        + "([alert] enabled = false). Not reachable now: Anna (the MQTT broker is not connected).")
         XCTAssertFalse(store.state.reach.nobodyForMissedCheckIns)
-        store.send(.brokerConnection(true)) { $0.brokerConnected = true }
+        store.send(.brokerConnection(true)) {
+            $0.brokerConnected = true
+            $0.awaitingReplay = ["kitchen-1"]
+        }
         XCTAssertEqual(store.state.reach.told[.missedCheckIn], ["Anna (watcher device, over MQTT)"])
         XCTAssertEqual(store.state.reach.told[.helpAlert], nil)
+        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#, retained: true))) { $0.awaitingReplay = [] }
         await stop(store)
     }
 
@@ -121,12 +131,40 @@ final class RespondersPolledTests: RespondersTestCase {
         await appear(store)
         let before = store.state
         await testClock.advance(by: .seconds(30))
-        await store.receive(.announceReach) { $0.reachAnnounced = true }
+        await store.receive(.announceReach) {
+            $0.announceDue = true
+            $0.reachAnnounced = true
+        }
         let entries = RespondersFeature.log(.announceReach, before: before, after: store.state)
         XCTAssertEqual(entries.map(\.level), [.warning])
         XCTAssertTrue(entries.first?.message.contains("NOBODY is told of a missed check-in") ?? false, "\(entries)")
         XCTAssertTrue(entries.first?.message.contains("No responder is listed") ?? false, "\(entries)")
         XCTAssertEqual(RespondersFeature.log(.announceReach, before: store.state, after: store.state), [])
+        await stop(store)
+    }
+
+    func testTheReachLineWaitsForASlowSourceAndSaysItIsNotAskedYetMeanwhile() async {
+        let gate = AsyncStream<Void>.makeStream()
+        let bob = Self.bob
+        let store = makeStore(paths: ResponderPaths(backend: "http://127.0.0.1:8080"), sources: ["backend": RespondersClient(
+            kind: "backend", endpoint: "b", fetch: {
+                for await _ in gate.stream { break }
+                return .success([bob])
+            })])
+        await appear(store)
+        XCTAssertEqual(store.state.reach.line, "A missed check-in is told to: whoever the backend tells (not asked yet). "
+                       + "A help alert is told to: whoever the backend tells (not asked yet).")
+        await testClock.advance(by: .seconds(30))
+        await store.receive(.announceReach) { $0.announceDue = true }
+        XCTAssertFalse(store.state.reachAnnounced, "not before the backend answered")
+        gate.continuation.yield()
+        await store.receive(.polled(kind: "backend", .success([Self.bob]))) {
+            $0.polled = ["backend"]
+            $0.responders = [Responder(source: .backend(id: "r-1"), name: "Bob", kind: "contact", channels: ["app", "sms"],
+                                       told: Self.everything)]
+            $0.reachAnnounced = true
+        }
+        await store.receive(.delegate(.respondersUpdated))
         await stop(store)
     }
 }

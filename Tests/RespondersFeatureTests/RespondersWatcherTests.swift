@@ -70,49 +70,111 @@ final class RespondersWatcherTests: RespondersTestCase {
     func testRemovingAWatcherRefusesItsCommandsTellsItAndAllowingLetsItConfirmAgain() async {
         let store = makeStore()
         await appear(store)
+        store.send(.brokerConnection(true)) { $0.brokerConnected = true }
         await annaConfirms(store)
         let removed = RemovedWatcher(id: "kitchen-1", name: "Anna", removedAt: Self.start.wall)
+        let removal = WatcherWire.Registration(name: "Anna", removed: true)
         store.send(.remove(name: "anna"))
         await store.receive(.removed(removed, nil)) {
             $0.removedWatchers = [removed]
             $0.responders = []
             $0.message = .removed("Anna")
+            $0.owedToWatchers = ["kitchen-1": removal]
         }
         await store.receive(.delegate(.refusedWatchersChanged(["kitchen-1"])))
         await store.receive(.delegate(.respondersUpdated))
-        await store.expectNoAction()
+        await store.receive(.watcherTold(id: "kitchen-1", removal)) { $0.owedToWatchers = [:] }
         XCTAssertEqual(stored.removed.withLock { $0 }, [removed])
         let marker = MQTTMessage(topic: "lifesignal/mum/watchers/kitchen-1", payload: #"{"name":"Anna","removed":true}"#, retain: true)
         XCTAssertEqual(published.all, [marker])
 
         // Its own word heard back, then the watcher registering over it (it was away): said again.
         store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna","removed":true}"#, retained: true)))
-        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#)))
-        await store.expectNoAction()
+        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#))) { $0.owedToWatchers = ["kitchen-1": removal] }
+        await store.receive(.watcherTold(id: "kitchen-1", removal)) { $0.owedToWatchers = [:] }
         XCTAssertEqual(published.all, [marker, marker])
 
+        // Allowed: said on the same topic, retained, for the watcher to read now or when it connects.
+        let allowance = WatcherWire.Registration(name: "Anna", allowed: true)
         store.send(.allow(name: "Anna"))
         await store.receive(.allowed(removed, nil)) {
             $0.removedWatchers = []
             $0.message = .allowed("Anna")
+            $0.owedToWatchers = ["kitchen-1": allowance]
         }
         await store.receive(.delegate(.refusedWatchersChanged([])))
-        await store.expectNoAction()
-        XCTAssertEqual(published.all.last, MQTTMessage(topic: "lifesignal/mum/watchers/kitchen-1", payload: "", retain: true))
+        await store.receive(.watcherTold(id: "kitchen-1", allowance)) { $0.owedToWatchers = [:] }
+        XCTAssertEqual(published.all.last, MQTTMessage(topic: "lifesignal/mum/watchers/kitchen-1",
+                                                       payload: #"{"allowed":true,"name":"Anna"}"#, retain: true))
         XCTAssertEqual(stored.removed.withLock { $0 }, [])
+        store.send(.watcherMessage(registration("kitchen-1", #"{"allowed":true,"name":"Anna"}"#, retained: true)))
         await annaConfirms(store)
         await stop(store)
     }
 
-    func testARemovalSurvivesARestartAndItsRegistrationIsAnsweredNotListed() async {
-        let removed = RemovedWatcher(id: "kitchen-1", name: "Anna", removedAt: WallTime(secondsSinceEpoch: 1_700_000_000))
+    func testARemovalMadeWhileTheBrokerIsAwayIsOwedAndSaidWhenItIsBack() async {
+        let removed = RemovedWatcher(id: "kitchen-1", name: "Anna", removedAt: Self.start.wall)
+        let removal = WatcherWire.Registration(name: "Anna", removed: true)
         let store = makeStore()
-        await appear(store, removed: [removed])
-        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna B"}"#, retained: true)))
+        await appear(store)
+        await annaConfirms(store)
+        store.send(.remove(name: "Anna"))
+        await store.receive(.removed(removed, nil)) {
+            $0.removedWatchers = [removed]
+            $0.responders = []
+            $0.message = .removed("Anna")
+            $0.owedToWatchers = ["kitchen-1": removal]
+        }
+        await store.receive(.delegate(.refusedWatchersChanged(["kitchen-1"])))
+        await store.receive(.delegate(.respondersUpdated))
         await store.expectNoAction()
-        XCTAssertEqual(published.all, [MQTTMessage(topic: "lifesignal/mum/watchers/kitchen-1",
-                                                   payload: #"{"name":"Anna","removed":true}"#, retain: true)])
-        XCTAssertEqual(store.state.responders, [])
+        XCTAssertEqual(published.all, [], "no broker: nothing can be published yet")
+        store.send(.brokerConnection(true)) { $0.brokerConnected = true }
+        await store.receive(.watcherTold(id: "kitchen-1", removal)) { $0.owedToWatchers = [:] }
+        XCTAssertEqual(published.all.map(\.payload), [#"{"name":"Anna","removed":true}"#])
+        await stop(store)
+    }
+
+    func testAWatcherWhoseRegistrationIsNotReplayedAfterAReconnectionIsNoLongerCounted() async {
+        let store = makeStore()
+        await appear(store)
+        store.send(.brokerConnection(true)) { $0.brokerConnected = true }
+        await annaConfirms(store)
+        store.send(.watcherMessage(registration("tom-pi", #"{"name":"Tom"}"#, retained: true))) {
+            $0.responders.append(self.watcher("tom-pi", "Tom"))
+        }
+        await store.receive(.delegate(.respondersUpdated))
+        // The connection drops; meanwhile Tom's watcher clears its registration, which is not replayed.
+        store.send(.brokerConnection(false)) { $0.brokerConnected = false }
+        store.send(.brokerConnection(true)) {
+            $0.brokerConnected = true
+            $0.awaitingReplay = ["kitchen-1", "tom-pi"]
+        }
+        store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#, retained: true))) {
+            $0.awaitingReplay = ["tom-pi"]
+        }
+        await testClock.advance(by: .seconds(10))
+        await store.receive(.replayWindowEnded) {
+            $0.awaitingReplay = []
+            $0.responders = [self.watcher("kitchen-1", "Anna")]
+            $0.message = .noLongerRegistered("Tom")
+        }
+        await store.receive(.delegate(.respondersUpdated))
+        await stop(store)
+    }
+
+    func testNoMoreThanThirtyTwoWatchersAreListed() async {
+        let store = makeStore()
+        await appear(store)
+        for n in 0..<RespondersFeature.mostWatchers {
+            store.send(.watcherMessage(registration("w-\(n)", #"{"name":"W\#(n)"}"#, retained: true))) {
+                $0.responders.append(self.watcher("w-\(n)", "W\(n)"))
+            }
+            await store.receive(.delegate(.respondersUpdated))
+        }
+        store.send(.watcherMessage(registration("w-32", #"{"name":"One too many"}"#, retained: true))) {
+            $0.unreadRegistration = "\"lifesignal/mum/watchers/w-32\": more than 32 watchers registered; this one is not listed"
+        }
         await stop(store)
     }
 
