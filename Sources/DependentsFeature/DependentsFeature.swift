@@ -175,6 +175,8 @@ public struct DependentsFeature: Reducer {
                 return .send(.setError(problem))
             }
             state.dependents.append(Dependent(entry: entry))
+            // Followed again before the clearing went: the registration below replaces it.
+            if let topic = state.registrationTopic(of: Dependent(entry: entry)) { state.owedClearings.remove(topic) }
             state.lastOutcome = "added \(entry.name)"
             return .merge(refresh(&state), .send(.delegate(.subscriptionsChanged(state.subscriptions))),
                           .send(.delegate(.contactsUpdated)), sources[entry.source.kind] == nil ? .none : .send(.pollDue),

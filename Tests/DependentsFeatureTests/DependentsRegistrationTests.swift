@@ -66,4 +66,30 @@ final class DependentsRegistrationTests: DependentsTestCase {
                        MQTTMessage(topic: "lifesignal/mum/watchers/kitchen-1", payload: "", retain: true))
         await stop(store)
     }
+
+    func testFollowingSomeoneAgainBeforeTheClearingWentRegistersAndDoesNotClear() async {
+        let store = makeStore(watcherID: "kitchen-1")
+        await appear(store, stored: [Self.mum], subscriptions: ["lifesignal/mum/availability", "lifesignal/mum/state",
+                                                                "lifesignal/mum/watchers/kitchen-1"])
+        store.send(.remove(name: "Mum"))
+        await store.receive(.removed(name: "Mum", nil)) {
+            $0.dependents = []
+            $0.lastOutcome = "removed Mum"
+            $0.owedClearings = ["lifesignal/mum/watchers/kitchen-1"]
+        }
+        await store.receive(.delegate(.subscriptionsChanged([])))
+        await store.receive(.delegate(.contactsUpdated))
+        store.send(.added(Self.mum, nil)) {
+            $0.dependents = [Dependent(entry: Self.mum)]
+            $0.lastOutcome = "added Mum"
+            $0.owedClearings = []
+        }
+        await store.receive(.delegate(.subscriptionsChanged(["lifesignal/mum/availability", "lifesignal/mum/state",
+                                                             "lifesignal/mum/watchers/kitchen-1"])))
+        await store.receive(.delegate(.contactsUpdated))
+        store.send(.brokerConnection(true)) { $0.brokerConnected = true }
+        await store.expectNoAction()
+        XCTAssertEqual(published.messages.withLock { $0 }, [Self.registration], "registered, and never cleared after it")
+        await stop(store)
+    }
 }
