@@ -7,6 +7,8 @@ public struct RespondersReport: Codable, Hashable, Sendable {
     public var reach: String
     /// Nobody at all is told of a missed check-in.
     public var nobodyForMissedCheckIns: Bool
+    /// Help alerts are on and nobody at all is told of one.
+    public var nobodyForHelpAlerts: Bool
     /// Polled sources whose list cannot be read now, with why (their last list is shown).
     public var sourceProblems: [String]
     /// What the last change was ("Anna confirmed: ...").
@@ -17,11 +19,12 @@ public struct RespondersReport: Codable, Hashable, Sendable {
     public var stale: Bool
 
     public init(responders: [ResponderItemReport], removed: [RemovedWatcherReport], reach: String, nobodyForMissedCheckIns: Bool,
-                sourceProblems: [String], message: String?, error: String?, stale: Bool = false) {
+                nobodyForHelpAlerts: Bool, sourceProblems: [String], message: String?, error: String?, stale: Bool = false) {
         self.responders = responders
         self.removed = removed
         self.reach = reach
         self.nobodyForMissedCheckIns = nobodyForMissedCheckIns
+        self.nobodyForHelpAlerts = nobodyForHelpAlerts
         self.sourceProblems = sourceProblems
         self.message = message
         self.error = error

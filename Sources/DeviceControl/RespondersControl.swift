@@ -22,7 +22,7 @@ final class RespondersControl {
     }
 
     func handle(_ request: ControlRequest) async -> ControlResponse {
-        guard store.state.responders != nil else {
+        guard let responders = store.state.responders else {
             return .failure("this is a watcher ([device] role = \"watcher\"): nobody responds to it; `lifesignalctl dependents` "
                             + "shows the people it looks after")
         }
@@ -31,9 +31,9 @@ final class RespondersControl {
             let refreshed = await waiters.wait(
                 for: { if case .responders(.delegate(.refreshed)) = $0 { true } else { false } },
                 timeout: Self.answerTimeout, sleep: clock.sleep, trigger: { store.send(.responders(.refresh)) })
-            guard let responders = store.state.responders else { return .failure("no responders") }
-            if let name = request.name, responders.responder(named: name) == nil {
-                return .failure(responders.unknownName(name))
+            // The list as the refresh left it.
+            if let name = request.name, let refreshed = store.state.responders, refreshed.responder(named: name) == nil {
+                return .failure(refreshed.unknownName(name))
             }
             return answer(stale: refreshed == nil)
         case .respondersRemove, .respondersAllow:
@@ -41,7 +41,6 @@ final class RespondersControl {
             let removing = request.command == .respondersRemove
             let action: RespondersFeature.Action = removing ? .remove(name: name) : .allow(name: name)
             // The watcher this request is about: another client's outcome is not this one's answer.
-            guard let responders = store.state.responders else { return .failure("no responders") }
             let id = removing ? responders.responder(named: name).map(\.source.address) : responders.removedWatcher(named: name)?.id
             let outcome = await waiters.wait(
                 for: {
@@ -79,7 +78,7 @@ extension RespondersReport {
         self.init(
             responders: state.responders.map { ResponderItemReport($0, state) },
             removed: state.removedWatchers.map { RemovedWatcherReport(name: $0.name, id: $0.id, removedAt: $0.removedAt.iso8601) },
-            reach: reach.line, nobodyForMissedCheckIns: reach.nobodyForMissedCheckIns,
+            reach: reach.line, nobodyForMissedCheckIns: reach.nobodyForMissedCheckIns, nobodyForHelpAlerts: reach.nobodyForHelpAlerts,
             sourceProblems: state.sourceFailures.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" },
             message: state.message?.text, error: state.error, stale: stale)
     }

@@ -30,7 +30,7 @@ extension DeviceFeature {
 
     /// The dependents' share of the routing, and what a watcher asks of a person's device.
     func routeDependents(_ action: Action, _ state: inout State) -> Effect<Action> {
-        if case .mqtt = action, let dependents = state.dependents, (state.mqtt?.connection == .connected) != dependents.brokerConnected {
+        if case .mqtt = action, let dependents = state.dependents, state.isBrokerConnected != dependents.brokerConnected {
             return .merge(.send(.dependents(.brokerConnection(!dependents.brokerConnected))), routeDependentsAction(action, &state))
         }
         return routeDependentsAction(action, &state)

@@ -47,7 +47,7 @@ extension DeviceFeature {
         case let .responders(.delegate(.refusedWatchersChanged(ids))) where state.mqtt != nil:
             return .send(.mqtt(.refusedWatchersChanged(ids)))
         case .mqtt:
-            let connected = state.mqtt?.connection == .connected
+            let connected = state.isBrokerConnected
             return connected == responders.brokerConnected ? .none : .send(.responders(.brokerConnection(connected)))
         default:
             return .none

@@ -54,6 +54,9 @@ extension DeviceFeature {
         public var dependents: DependentsFeature.State?
         /// Who is told when the person needs someone; nil on a watcher.
         public var responders: RespondersFeature.State?
+
+        /// The device's broker connection is up: what the dependents and the responders follow.
+        var isBrokerConnected: Bool { mqtt?.connection == .connected }
         /// A watcher said "I'm on it" since the last check-in.
         public var helpComing: HelpComing?
         /// Messages for the operator that do not stop the device keeping its word, newest last.

@@ -318,7 +318,7 @@ public struct MQTTFeature: Reducer {
         if state.peerTopics.contains(message.topic) {
             return .send(.delegate(.peerMessage(message)))
         }
-        if message.topic.hasPrefix(identity.baseTopic + "/watchers/") {
+        if WatcherWire.watcherID(inTopic: message.topic, base: identity.baseTopic) != nil {
             return .send(.delegate(.watcherMessage(message)))
         }
         let prefix = identity.baseTopic + "/cmd/"

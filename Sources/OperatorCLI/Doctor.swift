@@ -107,7 +107,7 @@ struct Doctor: ParsableCommand {
         if running.nobodyForMissedCheckIns {
             return [.problem("responders", running.reach, fix: fix)]
         }
-        if running.responders.isEmpty || running.reach.contains("NOBODY") || running.reach.contains("Not reachable now") {
+        if running.responders.isEmpty || running.nobodyForHelpAlerts || running.responders.contains(where: { $0.notReachableNow != nil }) {
             return [.warning("responders", running.reach, fix: fix)]
         }
         if !running.sourceProblems.isEmpty || running.stale {

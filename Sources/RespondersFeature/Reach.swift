@@ -18,6 +18,16 @@ public struct Reach: Equatable, Sendable {
         (told[.missedCheckIn] ?? []).isEmpty && (unlisted[.missedCheckIn] ?? []).isEmpty
     }
 
+    /// Help alerts are on and nobody at all is told of one.
+    public var nobodyForHelpAlerts: Bool {
+        !helpAlertsOff && (told[.helpAlert] ?? []).isEmpty && (unlisted[.helpAlert] ?? []).isEmpty
+    }
+
+    /// "the backend", "healthchecks": how lines name a polled source.
+    static func sourceName(_ kind: String) -> String {
+        kind == "backend" ? "the backend" : kind
+    }
+
     init(_ state: RespondersFeature.State) {
         var told: [ResponderTopic: [String]] = [:], unlisted: [ResponderTopic: [String]] = [:], notNow: [String] = []
         let paths = state.paths
@@ -36,15 +46,13 @@ public struct Reach: Equatable, Sendable {
             unlisted[topic, default: []].append("whoever the healthchecks \(check) check notifies (not listed: no [healthchecks] api_key_file)")
         }
         for kind in paths.polledKinds where !state.polled.contains(kind) {
-            let source = kind == "backend" ? "the backend" : kind
             for topic in ResponderTopic.allCases where topic != .helpAlert || paths.helpAlerts {
-                unlisted[topic, default: []].append("whoever \(source) tells (not asked yet)")
+                unlisted[topic, default: []].append("whoever \(Self.sourceName(kind)) tells (not asked yet)")
             }
         }
         for (kind, failure) in state.sourceFailures.sorted(by: { $0.key < $1.key }) {
-            let source = kind == "backend" ? "the backend" : kind
             for topic in ResponderTopic.allCases where topic != .helpAlert || paths.helpAlerts {
-                unlisted[topic, default: []].append("whoever \(source) tells (its list cannot be read now: \(failure))")
+                unlisted[topic, default: []].append("whoever \(Self.sourceName(kind)) tells (its list cannot be read now: \(failure))")
             }
         }
         self.told = told

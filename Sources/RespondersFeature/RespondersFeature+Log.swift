@@ -23,7 +23,7 @@ extension RespondersFeature {
             entries.append(LogEntry(.warning, "responders: a watcher registration was not read: \(TerminalText.escaped(unread))"))
         }
         for (kind, failure) in after.sourceFailures where before.sourceFailures[kind] != failure {
-            entries.append(LogEntry(.warning, "responders: \(kind == "backend" ? "the backend" : kind)'s list cannot be read: "
+            entries.append(LogEntry(.warning, "responders: \(Reach.sourceName(kind))'s list cannot be read: "
                                     + TerminalText.escaped(failure)))
         }
         return entries
