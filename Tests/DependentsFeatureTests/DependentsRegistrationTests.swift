@@ -52,14 +52,7 @@ final class DependentsRegistrationTests: DependentsTestCase {
 
         // Removed here while the broker is away: the clearing is owed, and sent when it is back.
         store.send(.brokerConnection(false)) { $0.brokerConnected = false }
-        store.send(.remove(name: "Mum"))
-        await store.receive(.removed(name: "Mum", nil)) {
-            $0.dependents = []
-            $0.lastOutcome = "removed Mum"
-            $0.owedClearings = ["lifesignal/mum/watchers/kitchen-1"]
-        }
-        await store.receive(.delegate(.subscriptionsChanged([])))
-        await store.receive(.delegate(.contactsUpdated))
+        await removeMumWhileTheBrokerIsAway(store)
         store.send(.brokerConnection(true)) { $0.brokerConnected = true }
         await store.receive(.clearingSent("lifesignal/mum/watchers/kitchen-1")) { $0.owedClearings = [] }
         XCTAssertEqual(published.messages.withLock { $0.last },
@@ -71,14 +64,7 @@ final class DependentsRegistrationTests: DependentsTestCase {
         let store = makeStore(watcherID: "kitchen-1")
         await appear(store, stored: [Self.mum], subscriptions: ["lifesignal/mum/availability", "lifesignal/mum/state",
                                                                 "lifesignal/mum/watchers/kitchen-1"])
-        store.send(.remove(name: "Mum"))
-        await store.receive(.removed(name: "Mum", nil)) {
-            $0.dependents = []
-            $0.lastOutcome = "removed Mum"
-            $0.owedClearings = ["lifesignal/mum/watchers/kitchen-1"]
-        }
-        await store.receive(.delegate(.subscriptionsChanged([])))
-        await store.receive(.delegate(.contactsUpdated))
+        await removeMumWhileTheBrokerIsAway(store)
         store.send(.added(Self.mum, nil)) {
             $0.dependents = [Dependent(entry: Self.mum)]
             $0.lastOutcome = "added Mum"
@@ -91,5 +77,17 @@ final class DependentsRegistrationTests: DependentsTestCase {
         await store.expectNoAction()
         XCTAssertEqual(published.messages.withLock { $0 }, [Self.registration], "registered, and never cleared after it")
         await stop(store)
+    }
+
+    /// Mum, the only dependent, removed with no broker connection: the clearing is owed.
+    private func removeMumWhileTheBrokerIsAway(_ store: TestStore<DependentsFeature>) async {
+        store.send(.remove(name: "Mum"))
+        await store.receive(.removed(name: "Mum", nil)) {
+            $0.dependents = []
+            $0.lastOutcome = "removed Mum"
+            $0.owedClearings = ["lifesignal/mum/watchers/kitchen-1"]
+        }
+        await store.receive(.delegate(.subscriptionsChanged([])))
+        await store.receive(.delegate(.contactsUpdated))
     }
 }

@@ -91,6 +91,14 @@ class RespondersTestCase: ReducerTestCase {
         await store.receive(.delegate(.respondersUpdated))
     }
 
+    /// Tom's watcher (tom-pi), replayed by the broker at a connection: listed after the others, no news.
+    func tomIsReplayed(_ store: TestStore<RespondersFeature>) async {
+        store.send(.watcherMessage(registration("tom-pi", #"{"name":"Tom"}"#, retained: true))) {
+            $0.responders.append(self.watcher("tom-pi", "Tom"))
+        }
+        await store.receive(.delegate(.respondersUpdated))
+    }
+
     func receiveError(_ store: TestStore<RespondersFeature>, _ message: String) async {
         await store.receive(.setError(message)) { $0.error = message }
     }

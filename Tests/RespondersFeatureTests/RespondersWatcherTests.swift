@@ -14,10 +14,7 @@ final class RespondersWatcherTests: RespondersTestCase {
         await appear(store)
         store.send(.brokerConnection(true)) { $0.brokerConnected = true }
         await annaConfirms(store)
-        store.send(.watcherMessage(registration("tom-pi", #"{"name":"Tom"}"#, retained: true))) {
-            $0.responders.append(self.watcher("tom-pi", "Tom"))
-        }
-        await store.receive(.delegate(.respondersUpdated))
+        await tomIsReplayed(store)
         // The same registration again at a reconnection changes nothing.
         store.send(.watcherMessage(registration("kitchen-1", #"{"name":"Anna"}"#, retained: true)))
         XCTAssertEqual(store.state.reach.line, "A missed check-in is told to: Anna (watcher device, over MQTT); "
@@ -140,10 +137,7 @@ final class RespondersWatcherTests: RespondersTestCase {
         await appear(store)
         store.send(.brokerConnection(true)) { $0.brokerConnected = true }
         await annaConfirms(store)
-        store.send(.watcherMessage(registration("tom-pi", #"{"name":"Tom"}"#, retained: true))) {
-            $0.responders.append(self.watcher("tom-pi", "Tom"))
-        }
-        await store.receive(.delegate(.respondersUpdated))
+        await tomIsReplayed(store)
         // The connection drops; meanwhile Tom's watcher clears its registration, which is not replayed.
         store.send(.brokerConnection(false)) { $0.brokerConnected = false }
         store.send(.brokerConnection(true)) {
