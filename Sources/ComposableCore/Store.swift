@@ -6,7 +6,8 @@
 public final class Store<R: Reducer> {
     public private(set) var state: R.State
     private let reducer: R
-    private var buffer: [R.Action] = []
+    /// Actions waiting to be reduced, the next one last (taking it is O(1)).
+    private var pending: [R.Action] = []
     private var isReducing = false
     private var observers: [(R.State, R.Action) -> Void] = []
     private lazy var runner = EffectRunner<R.Action> { [weak self] action in self?.send(action) }
@@ -16,7 +17,8 @@ public final class Store<R: Reducer> {
         self.reducer = reducer
     }
 
-    /// Registers a callback run after every action with the new state (LED driver, logs, control socket).
+    /// Registers a callback run after every action with the new state (LED driver, logs, control
+    /// socket), before that action's effects start.
     public func observe(_ observer: @escaping (R.State, R.Action) -> Void) {
         observers.append(observer)
     }
@@ -26,18 +28,23 @@ public final class Store<R: Reducer> {
     /// `finish()` ties their lifetime to the caller's (as a service's run does).
     @discardableResult
     public func send(_ action: R.Action) -> StoreTask {
-        buffer.append(action)
-        guard !isReducing else { return StoreTask(tasks: []) }
+        guard !isReducing else {
+            // Sent by an observer: after everything already waiting.
+            pending.insert(action, at: 0)
+            return StoreTask(tasks: [])
+        }
         isReducing = true
         defer { isReducing = false }
+        pending.append(action)
         var tasks: [Task<Void, Never>] = []
-        while !buffer.isEmpty {
-            let next = buffer.removeFirst()
+        while let next = pending.popLast() {
             let effect = reducer.reduce(into: &state, action: next)
+            // Observers before the effects start: the LEDs show what an action did (an
+            // acknowledgement above all) without waiting for its effects' tasks to be created.
+            for observer in observers { observer(state, next) }
             let started = runner.start(effect)
             tasks += started.tasks
-            buffer.insert(contentsOf: started.immediate, at: 0)
-            for observer in observers { observer(state, next) }
+            pending.append(contentsOf: started.immediate.reversed())
         }
         return StoreTask(tasks: tasks)
     }

@@ -48,6 +48,27 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(seen, [.incrementTwiceSynchronously, .increment, .increment])
     }
 
+    func testAnObserversSendComesAfterTheSynchronousSendsOfTheActionItSaw() {
+        let store = Store(initialState: Counter.State(), reducer: Counter(clock: TestClock()))
+        var seen: [Counter.Action] = []
+        store.observe { _, action in
+            seen.append(action)
+            if action == .incrementTwiceSynchronously { store.send(.stopTimer) }
+        }
+        store.send(.incrementTwiceSynchronously)
+        XCTAssertEqual(seen, [.incrementTwiceSynchronously, .increment, .increment, .stopTimer])
+    }
+
+    func testObserversSeeAnActionBeforeItsEffectsStart() {
+        let store = Store(initialState: Counter.State(), reducer: Counter(clock: TestClock()))
+        var runningWhenObserved: [Int] = []
+        store.observe { _, _ in runningWhenObserved.append(store.inFlightEffectCount) }
+        store.send(.startTimer)
+        XCTAssertEqual(runningWhenObserved, [0])
+        XCTAssertEqual(store.inFlightEffectCount, 1)
+        store.cancelAllEffects()
+    }
+
     func testCancelledEffectDeliversNothingMore() async {
         let clock = TestClock<Duration>()
         let store = TestStore(initialState: Counter.State(), reducer: Counter(clock: clock))
