@@ -26,7 +26,9 @@ extension CheckInFeature {
             let wasShortPress = state.button == .held
             state.button = .released
             guard wasShortPress else { return .none }
-            return .merge(.cancel(id: CancelID.longPress), .send(.checkInRequested(.button)))
+            // The check-in starts in this same step rather than as an action of its own: nothing
+            // but the store's write stands between the release and the acknowledgement.
+            return .merge(.cancel(id: CancelID.longPress), reduce(into: &state, action: .checkInRequested(.button)))
 
         case .longPressThresholdReached:
             guard state.button == .held else { return .none }

@@ -115,8 +115,10 @@ final class AlertTests: FeatureTestCase {
 
         // The next press is an ordinary check-in again.
         store.send(.buttonPressed) { $0.button = .held }
-        store.send(.buttonReleased) { $0.button = .released }
-        await store.receive(.checkInRequested(.button)) { $0.isCheckingIn = true }
+        store.send(.buttonReleased) {
+            $0.button = .released
+            $0.isCheckingIn = true
+        }
         let record = CheckInRecord(id: id(1), at: Self.start.advanced(by: .seconds(14)), source: .button)
         await store.receive(.checkInResponse(.success(record))) {
             $0.isCheckingIn = false

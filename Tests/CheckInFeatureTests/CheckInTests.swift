@@ -15,8 +15,10 @@ final class CheckInTests: FeatureTestCase {
 
         store.send(.buttonPressed) { $0.button = .held }
         await clock.advance(by: .milliseconds(200))
-        store.send(.buttonReleased) { $0.button = .released }
-        await store.receive(.checkInRequested(.button)) { $0.isCheckingIn = true }
+        store.send(.buttonReleased) {
+            $0.button = .released
+            $0.isCheckingIn = true
+        }
         XCTAssertNotEqual(store.state.indicator(fault: false), .acknowledged, "no acknowledgement before the write finished")
 
         let record = expectedRecord(1, at: .milliseconds(200))
@@ -42,8 +44,10 @@ final class CheckInTests: FeatureTestCase {
         store.send(.buttonPressed) { $0.button = .held }
         store.send(.buttonPressed)
         store.send(.buttonPressed)
-        store.send(.buttonReleased) { $0.button = .released }
-        await store.receive(.checkInRequested(.button)) { $0.isCheckingIn = true }
+        store.send(.buttonReleased) {
+            $0.button = .released
+            $0.isCheckingIn = true
+        }
         store.send(.buttonReleased)  // a stray release while up is nothing
         let record = expectedRecord(1, at: .zero)
         await store.receive(.checkInResponse(.success(record))) {
@@ -65,8 +69,7 @@ final class CheckInTests: FeatureTestCase {
         store.send(.checkInRequested(.cli)) { $0.isCheckingIn = true }
         await Task.megaYield()
         store.send(.buttonPressed) { $0.button = .held }
-        store.send(.buttonReleased) { $0.button = .released }
-        await store.receive(.checkInRequested(.button))  // ignored: a write is in progress
+        store.send(.buttonReleased) { $0.button = .released }  // no second check-in: a write is in progress
         XCTAssertNotEqual(store.state.indicator(fault: false), .acknowledged)
 
         XCTAssertTrue(fake.releaseHeldWrite(), "the first write should be waiting")
@@ -164,8 +167,10 @@ final class CheckInTests: FeatureTestCase {
         await start(store, expectPhase: .neverCheckedIn)
         store.send(.buttonPressed) { $0.button = .held }
         await clock.advance(by: .milliseconds(2999))
-        store.send(.buttonReleased) { $0.button = .released }
-        await store.receive(.checkInRequested(.button)) { $0.isCheckingIn = true }
+        store.send(.buttonReleased) {
+            $0.button = .released
+            $0.isCheckingIn = true
+        }
         let record = expectedRecord(1, at: .milliseconds(2999))
         await store.receive(.checkInResponse(.success(record))) {
             $0.isCheckingIn = false

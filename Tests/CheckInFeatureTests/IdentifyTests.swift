@@ -28,8 +28,10 @@ final class IdentifyTests: FeatureTestCase {
         await start(store, expectPhase: .neverCheckedIn)
         store.send(.identifyRequested) { $0.feedback = .identify }
         store.send(.buttonPressed) { $0.button = .held }
-        store.send(.buttonReleased) { $0.button = .released }
-        await store.receive(.checkInRequested(.button)) { $0.isCheckingIn = true }
+        store.send(.buttonReleased) {
+            $0.button = .released
+            $0.isCheckingIn = true
+        }
         let stored = CheckInRecord(id: id(1), at: Self.start, source: .button)
         await store.receive(.checkInResponse(.success(stored))) {
             $0.isCheckingIn = false

@@ -31,10 +31,10 @@ final class PingTests: FeatureTestCase {
         await clock.advance(by: .seconds(30))
         store.send(.buttonPressed) { $0.button = .held }
         await clock.advance(by: .milliseconds(200))
-        store.send(.buttonReleased) { $0.button = .released }
         let at = Duration.seconds(30) + .milliseconds(200)
         let responses = [response(2, to: alice, checkIn: 1, at: at), response(3, to: bob, checkIn: 1, at: at)]
-        await store.receive(.checkInRequested(.button)) {
+        store.send(.buttonReleased) {
+            $0.button = .released
             $0.isCheckingIn = true
             $0.pingResponsesBeingStored = responses
         }
