@@ -7,8 +7,15 @@ struct FileIdentity: Hashable, Sendable, CustomStringConvertible {
 
     /// The file at `path` now (following symlinks, as SQLite does), or the errno why there is none.
     static func of(_ path: String) -> Result<FileIdentity, Errno> {
+        of(cPath: path.utf8CString)
+    }
+
+    /// `of(_:)` for a path already in C form: what a check before and after every write uses, so
+    /// that it converts nothing and allocates nothing.
+    static func of(cPath: ContiguousArray<CChar>) -> Result<FileIdentity, Errno> {
         var info = stat()
-        guard stat(path, &info) == 0 else { return .failure(.current) }
+        let status = cPath.withUnsafeBufferPointer { stat($0.baseAddress!, &info) }
+        guard status == 0 else { return .failure(.current) }
         return .success(FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
     }
 
@@ -20,22 +27,34 @@ struct FileIdentity: Hashable, Sendable, CustomStringConvertible {
 /// still the files at their paths: once either is unlinked, renamed or replaced, commits go to a
 /// file that nobody will find again (`rm` of a database in use keeps "working" until a restart).
 struct StoreFiles: Hashable, Sendable {
-    var path: String
+    let path: String
     var database: FileIdentity
     var log: FileIdentity
     /// The -shm file, not checked (losing it loses nothing: SQLite rebuilds it from the WAL), but
     /// recovery must recognise it as the old handle's own.
     var sharedMemory: FileIdentity?
+    /// The two checked paths in C form, converted once: `check()` runs before and after every write.
+    private let databaseCPath: ContiguousArray<CChar>
+    private let logCPath: ContiguousArray<CChar>
+
+    init(path: String, database: FileIdentity, log: FileIdentity, sharedMemory: FileIdentity?) {
+        self.path = path
+        self.database = database
+        self.log = log
+        self.sharedMemory = sharedMemory
+        databaseCPath = path.utf8CString
+        logCPath = (path + "-wal").utf8CString
+    }
 
     /// What is wrong with the files at the paths, or nil when they are still the open ones.
     func check() -> StoreDisplacement? {
-        if let problem = Self.problem(at: path, expected: database) { return .database(problem) }
-        if let problem = Self.problem(at: path + "-wal", expected: log) { return .log(problem) }
+        if let problem = Self.problem(at: databaseCPath, expected: database) { return .database(problem) }
+        if let problem = Self.problem(at: logCPath, expected: log) { return .log(problem) }
         return nil
     }
 
-    private static func problem(at path: String, expected: FileIdentity) -> StoreDisplacement.Problem? {
-        switch FileIdentity.of(path) {
+    private static func problem(at path: ContiguousArray<CChar>, expected: FileIdentity) -> StoreDisplacement.Problem? {
+        switch FileIdentity.of(cPath: path) {
         case let .success(found) where found == expected: return nil
         case let .success(found): return .replaced(by: found, was: expected)
         case let .failure(error) where error.code == ENOENT: return .missing
