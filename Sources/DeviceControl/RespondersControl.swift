@@ -32,8 +32,8 @@ final class RespondersControl {
                 for: { if case .responders(.delegate(.refreshed)) = $0 { true } else { false } },
                 timeout: Self.answerTimeout, sleep: clock.sleep, trigger: { store.send(.responders(.refresh)) })
             // The list as the refresh left it.
-            if let name = request.name, let refreshed = store.state.responders, refreshed.responder(named: name) == nil {
-                return .failure(refreshed.unknownName(name))
+            if let name = request.name, let current = store.state.responders, current.responder(named: name) == nil {
+                return .failure(current.unknownName(name))
             }
             return answer(stale: refreshed == nil)
         case .respondersRemove, .respondersAllow:
