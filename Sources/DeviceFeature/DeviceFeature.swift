@@ -3,6 +3,7 @@ import CheckInModels
 import CheckInStoreClient
 public import ComposableCore
 public import DeviceConfig
+import GPIOClient
 import GPIOFeature
 import HeartbeatFeature
 import NotificationsFeature
@@ -182,9 +183,11 @@ public struct DeviceFeature: Reducer {
             addMessage(.storeReplaced, message, &state)
             return .none
 
-        case let .gpio(.delegate(.button(kind))):
-            guard state.role != .watcher else { return routeWatcherButton(kind) }
-            return .send(.checkIn(kind == .pressed ? .buttonPressed : .buttonReleased))
+        case let .gpio(.buttonChanged(event)):
+            guard state.role != .watcher else { return routeWatcherButton(event.kind) }
+            // Reduced in this same step, not sent as an action: a release's check-in write starts
+            // with the edge, and each action a press passes through is work before the write.
+            return checkIn.reduce(into: &state, action: .checkIn(Self.checkInAction(for: event.kind)))
 
         case .gpio(.delegate(.linesLost)):
             return .send(.checkIn(.buttonLost))
@@ -405,4 +408,11 @@ extension ActionCase where Parent == DeviceFeature.Action, Child == Notification
 
 extension ActionCase where Parent == DeviceFeature.Action, Child == PowerFeature.Action {
     static let power = ActionCase(embed: Parent.power, extract: { if case let .power(action) = $0 { action } else { nil } })
+}
+
+extension DeviceFeature {
+    /// What a debounced edge of the button is to the person's check-in.
+    static func checkInAction(for kind: ButtonEvent.Kind) -> CheckInFeature.Action {
+        kind == .pressed ? .buttonPressed : .buttonReleased
+    }
 }

@@ -59,7 +59,8 @@ public struct GPIOFeature: Reducer {
         /// The lines are held.
         case connected
         case connectFailed(GPIOError)
-        /// A debounced edge of the button.
+        /// A debounced edge of the button. The device reduces it where it arrives (no delegate
+        /// relays it): every action of a press is work on the main thread before the write.
         case buttonChanged(ButtonEvent)
         /// An optional input's level (when the lines are requested) or a debounced change of it.
         case inputChanged(InputEvent)
@@ -71,7 +72,6 @@ public struct GPIOFeature: Reducer {
         case delegate(Delegate)
 
         public enum Delegate: Equatable, Sendable {
-            case button(ButtonEvent.Kind)
             /// The mains or low-battery line's level.
             case input(InputLine, active: Bool)
             /// The lines were lost (or never had): no button, no LEDs.
@@ -116,8 +116,8 @@ public struct GPIOFeature: Reducer {
             let lost: Effect<Action> = wasConnected ? .send(.delegate(.linesLost)) : .none
             return .merge(lost, waitForRetry(after: failure, &state))
 
-        case let .buttonChanged(event):
-            return .send(.delegate(.button(event.kind)))
+        case .buttonChanged:
+            return .none
 
         case let .inputChanged(event):
             return .send(.delegate(.input(event.line, active: event.active)))

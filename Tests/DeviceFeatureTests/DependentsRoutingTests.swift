@@ -76,8 +76,8 @@ final class DependentsRoutingTests: DeviceTestCase {
             $0.dependents?.dependents[0].status = .overdue
         }
         XCTAssertEqual(store.state.indicator, .dependentOverdue)
-        store.send(.gpio(.delegate(.button(.pressed))))
-        store.send(.gpio(.delegate(.button(.released))))
+        store.send(.gpio(.buttonChanged(ButtonEvent(.pressed, at: .seconds(1)))))
+        store.send(.gpio(.buttonChanged(ButtonEvent(.released, at: .seconds(2)))))
         await store.receive(.dependents(.buttonPressed))
         await store.receive(.dependents(.onItSent(name: "Gran", failure: nil))) {
             $0.dependents?.dependents[0].onItSent = true

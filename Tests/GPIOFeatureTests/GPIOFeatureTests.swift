@@ -83,7 +83,6 @@ final class GPIOFeatureTests: ReducerTestCase {
         await store.receive(.connected) { $0.connection = .connected }
         board.press(.pressed, at: .seconds(1))
         await store.receive(.buttonChanged(ButtonEvent(.pressed, at: .seconds(1))))
-        await store.receive(.delegate(.button(.pressed)))
         await stop(store)
         XCTAssertEqual(board.released.withLock { $0 }, 1, "stopping lets the lines go")
     }

@@ -1,0 +1,56 @@
+import CheckInFeature
+import CheckInModels
+import CheckInStoreClient
+import DeviceFeature
+import GPIOClient
+import GPIOFeature
+import StoreHealthFeature
+import TestSupport
+import XCTest
+
+/// A person's button edges are the check-in's in the step they arrive in: no action relays them,
+/// so a release's write starts with the edge itself.
+final class ButtonRoutingTests: DeviceTestCase {
+    let full = StoreFailure(.full, "disk full")
+
+    func testAReleaseStartsTheWriteInItsOwnStepAndAFailedWriteIsAStoreFault() async {
+        let store = makeStore()
+        await start(store)
+        store.send(.gpio(.start))
+        await store.receive(.gpio(.connected)) { $0.gpio.connection = .connected }
+
+        checkIns.failWrites(with: full)
+        let pressed = ButtonEvent(.pressed, at: .seconds(1))
+        let released = ButtonEvent(.released, at: .seconds(2))
+        scripts.buttons.withLock { _ = $0?.yield(pressed) }
+        await store.receive(.gpio(.buttonChanged(pressed))) { $0.checkIn.button = .held }
+        scripts.buttons.withLock { _ = $0?.yield(released) }
+        await store.receive(.gpio(.buttonChanged(released))) {
+            $0.checkIn.button = .released
+            $0.checkIn.isCheckingIn = true
+        }
+        await store.receive(.checkIn(.checkInResponse(.failure(full)))) { $0.checkIn.isCheckingIn = false }
+        await store.receive(.checkIn(.delegate(.checkInFailed(full))))
+        await store.receive(.store(.operationFailed(full))) {
+            $0.store.problem = StoreProblem(self.full, since: Self.start.wall)
+            $0.store.consecutiveFailures = 1
+            $0.store.nextAttempt = Self.start.wall + .seconds(1)
+        }
+        XCTAssertEqual(store.state.indicator, .fault, "a press that was not kept never shows OK")
+
+        store.send(.gpio(.stop)) { $0.gpio.connection = .idle }
+        await stop(store)
+    }
+
+    func testTheLogOfAPressStillSaysWhatTheCheckInDid() {
+        var before = makeStore(alerts: true).state
+        before.checkIn.button = .held
+        before.checkIn.alert.window = nil
+        var after = before
+        after.checkIn.button = .released
+        after.checkIn.phase = .checkedIn(Countdown(deadline: Self.start.wall + .seconds(600), remaining: .seconds(600)))
+        let released = DeviceFeature.Action.gpio(.buttonChanged(ButtonEvent(.released, at: .seconds(2))))
+        let lines = DeviceFeature.log(released, before: before, after: after).map(\.message)
+        XCTAssertTrue(lines.contains("phase checked_in"), "\(lines)")
+    }
+}
