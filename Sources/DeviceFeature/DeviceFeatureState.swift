@@ -165,12 +165,16 @@ extension DeviceFeature {
                 mqttFault: mqtt?.isUnavailable == true && mqtt?.outageIsFault == true)
         }
 
-        /// The device cannot keep its word: the LEDs show `fault`. Decided from the causes alone
-        /// (it is asked after every action), in step with `conditions`.
+        /// The device cannot keep its word: the LEDs show `fault`. Decided from the fault causes of
+        /// `conditionCauses` read straight from the state, without building the others' text (it is
+        /// asked after every action); `FaultAgreementTests` holds it in step with `conditions`.
         public var hasFault: Bool {
-            let causes = conditionCauses
-            return causes.store != nil || causes.gpio != nil || causes.alertUnsaved != nil || causes.timeUnknown || causes.mqttFault
-                || (causes.alertUndelivered && (causes.alertRefusal != nil || checkIn.alert.settings?.canDeliver != true))
+            let alert = checkIn.alert
+            return store.problem != nil || gpio.waitingFor != nil || alert.unsaved != nil
+                || checkIn.elapsedTimeUnknown || checkIn.localTimeUnknown
+                || (mqtt?.isUnavailable == true && mqtt?.outageIsFault == true)
+                || (alert.settings != nil && !alert.unacknowledged.isEmpty
+                    && (alert.sendingRefused != nil || alert.settings?.canDeliver != true))
         }
 
         /// What the LEDs show: on battery, the calm indicators give way to `on_battery`; anything

@@ -76,6 +76,7 @@ final class FaultAgreementTests: XCTestCase {
             { $0.checkIn.alert.sendingRefused = "HTTP 401" },
             { $0.checkIn.alert.settings?.canDeliver = false },
             { $0.checkIn.elapsedTimeUnknown = true },
+            { $0.checkIn.localTimeUnknown = true },
         ]
         for mask in 0..<(1 << changes.count) {
             var state = base
