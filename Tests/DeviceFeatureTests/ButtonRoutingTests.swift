@@ -29,13 +29,7 @@ final class ButtonRoutingTests: DeviceTestCase {
             $0.checkIn.button = .released
             $0.checkIn.isCheckingIn = true
         }
-        await store.receive(.checkIn(.checkInResponse(.failure(full)))) { $0.checkIn.isCheckingIn = false }
-        await store.receive(.checkIn(.delegate(.checkInFailed(full))))
-        await store.receive(.store(.operationFailed(full))) {
-            $0.store.problem = StoreProblem(self.full, since: Self.start.wall)
-            $0.store.consecutiveFailures = 1
-            $0.store.nextAttempt = Self.start.wall + .seconds(1)
-        }
+        await receiveFirstRefusedWrite(store, full)
         XCTAssertEqual(store.state.indicator, .fault, "a press that was not kept never shows OK")
 
         store.send(.gpio(.stop)) { $0.gpio.connection = .idle }

@@ -17,13 +17,7 @@ final class ConditionTests: DeviceTestCase {
         checkIns.failWrites(with: full)
 
         store.send(.checkIn(.checkInRequested(.cli))) { $0.checkIn.isCheckingIn = true }
-        await store.receive(.checkIn(.checkInResponse(.failure(full)))) { $0.checkIn.isCheckingIn = false }
-        await store.receive(.checkIn(.delegate(.checkInFailed(full))))
-        await store.receive(.store(.operationFailed(full))) {
-            $0.store.problem = StoreProblem(self.full, since: Self.start.wall)
-            $0.store.consecutiveFailures = 1
-            $0.store.nextAttempt = Self.start.wall + .seconds(1)
-        }
+        await receiveFirstRefusedWrite(store, full)
         XCTAssertEqual(store.state.indicator, .fault)
         XCTAssertEqual(store.state.conditions.map(\.kind), [.storeCannotWrite])
 

@@ -146,6 +146,18 @@ class DeviceTestCase: ReducerTestCase {
         await store.receive(.power(.runMarked(.success(nil)))) { $0.power.runMarked = true }
     }
 
+    /// The first check-in write refused with `failure`: no acknowledgement, and the store has a
+    /// problem from then on (a retry in a second).
+    func receiveFirstRefusedWrite(_ store: TestStore<DeviceFeature>, _ failure: StoreFailure) async {
+        await store.receive(.checkIn(.checkInResponse(.failure(failure)))) { $0.checkIn.isCheckingIn = false }
+        await store.receive(.checkIn(.delegate(.checkInFailed(failure))))
+        await store.receive(.store(.operationFailed(failure))) {
+            $0.store.problem = StoreProblem(failure, since: Self.start.wall)
+            $0.store.consecutiveFailures = 1
+            $0.store.nextAttempt = Self.start.wall + .seconds(1)
+        }
+    }
+
     func stop(_ store: TestStore<DeviceFeature>) async {
         store.send(.stopping) { $0.isRunning = false }
         await store.receive(.checkIn(.daemonStopping)) { $0.checkIn.isRunning = false }

@@ -38,13 +38,7 @@ final class GPIOAndStoreFileTests: DeviceTestCase {
         // Meanwhile a write fails on a full disk: two conditions.
         checkIns.failWrites(with: full)
         store.send(.checkIn(.checkInRequested(.cli))) { $0.checkIn.isCheckingIn = true }
-        await store.receive(.checkIn(.checkInResponse(.failure(full)))) { $0.checkIn.isCheckingIn = false }
-        await store.receive(.checkIn(.delegate(.checkInFailed(full))))
-        await store.receive(.store(.operationFailed(full))) {
-            $0.store.problem = StoreProblem(self.full, since: Self.start.wall)
-            $0.store.consecutiveFailures = 1
-            $0.store.nextAttempt = Self.start.wall + .seconds(1)
-        }
+        await receiveFirstRefusedWrite(store, full)
         XCTAssertEqual(store.state.conditions.map(\.kind), [.storeCannotWrite, .gpioUnavailable])
 
         // The chip is back: its condition goes, the store's stays, the LEDs still say fault.
