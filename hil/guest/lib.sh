@@ -41,12 +41,18 @@ release() { echo pull-up > "$SIM/sim_gpio$BUTTON/pull"; }
 # The physical level of an output line (0/1).
 line_value() { cat "$SIM/sim_gpio$1/value"; }
 leds() { for l in $LEDS; do printf '%s' "$(line_value "$l")"; done; echo; }
-# How many times output line $1 changed level in $2 seconds (sampled every 20 ms).
+# How many times output line $1 changed level in $2 seconds (sampled every 20 ms). The window is
+# timed in hundredths (whole seconds made it anything from $2 - 1 to $2 s, too short to see the
+# last chance's beeps) and each sample is read by the shell itself (a `cat` per sample under a
+# busy TCG host is slower than a 100 ms beep).
 toggles() {
-    count=0 last=$(line_value "$1") deadline=$(( $(uptime_s) + $2 ))
-    while [ "$(uptime_s)" -lt "$deadline" ]; do
-        now=$(line_value "$1")
-        [ "$now" != "$last" ] && count=$((count + 1)) && last=$now
+    read -r last < "$SIM/sim_gpio$1/value"
+    count=0
+    now_cs
+    end=$(( NOW_CS + $2 * 100 ))
+    while now_cs; [ "$NOW_CS" -lt "$end" ]; do
+        read -r value < "$SIM/sim_gpio$1/value"
+        [ "$value" != "$last" ] && count=$((count + 1)) && last=$value
         usleep 20000
     done
     echo "$count"
@@ -59,6 +65,9 @@ glitch() { sim-button pulse "$SIM/sim_gpio$BUTTON/pull" "$1"; }
 
 # Seconds since boot (whole), for deadlines.
 uptime_s() { cut -d. -f1 /proc/uptime; }
+# Hundredths of a second since boot into NOW_CS, without a fork (/proc/uptime has two decimals;
+# the leading 1 keeps a fraction like 08 from reading as octal).
+now_cs() { read -r up _ < /proc/uptime; NOW_CS=$(( ${up%.*} * 100 + 1${up#*.} - 100 )); }
 
 # Waits up to $2 seconds (default 3) for a command to succeed, trying every 50 ms.
 wait_for() {
