@@ -42,9 +42,9 @@ release() { echo pull-up > "$SIM/sim_gpio$BUTTON/pull"; }
 line_value() { cat "$SIM/sim_gpio$1/value"; }
 leds() { for l in $LEDS; do printf '%s' "$(line_value "$l")"; done; echo; }
 # How many times output line $1 changed level in $2 seconds (sampled every 20 ms). The window is
-# timed in hundredths (whole seconds made it anything from $2 - 1 to $2 s, too short to see the
-# last chance's beeps) and each sample is read by the shell itself (a `cat` per sample under a
-# busy TCG host is slower than a 100 ms beep).
+# timed in hundredths (in whole seconds it is anything from $2 - 1 to $2 s, too short to count
+# the last chance's beeps) and each sample is read by the shell itself, with no process forked
+# per sample, so a slow guest still samples well within a 100 ms beep.
 toggles() {
     read -r last < "$SIM/sim_gpio$1/value"
     count=0
