@@ -25,8 +25,8 @@ extension DeviceFeature {
         case let .gpio(action):
             entries += GPIOFeature.log(action, before: before.gpio, after: after.gpio)
             // A person's button edge is reduced by the check-in in the same step (DeviceFeature.route).
-            if case let .buttonChanged(event) = action, after.role != .watcher {
-                entries += CheckInFeature.log(checkInAction(for: event.kind), before: before.checkIn, after: after.checkIn)
+            if case let .buttonChanged(event) = action, let button = checkInButtonAction(event, role: after.role) {
+                entries += CheckInFeature.log(button, before: before.checkIn, after: after.checkIn)
             }
         case let .notifications(.delegate(delegate)):
             entries += notificationsLog(delegate)

@@ -184,10 +184,10 @@ public struct DeviceFeature: Reducer {
             return .none
 
         case let .gpio(.buttonChanged(event)):
-            guard state.role != .watcher else { return routeWatcherButton(event.kind) }
+            guard let button = Self.checkInButtonAction(event, role: state.role) else { return routeWatcherButton(event.kind) }
             // Reduced in this same step, not sent as an action: a release's check-in write starts
             // with the edge, and each action a press passes through is work before the write.
-            return checkIn.reduce(into: &state, action: .checkIn(Self.checkInAction(for: event.kind)))
+            return checkIn.reduce(into: &state, action: .checkIn(button))
 
         case .gpio(.delegate(.linesLost)):
             return .send(.checkIn(.buttonLost))
@@ -411,8 +411,10 @@ extension ActionCase where Parent == DeviceFeature.Action, Child == PowerFeature
 }
 
 extension DeviceFeature {
-    /// What a debounced edge of the button is to the person's check-in.
-    static func checkInAction(for kind: ButtonEvent.Kind) -> CheckInFeature.Action {
-        kind == .pressed ? .buttonPressed : .buttonReleased
+    /// What a debounced edge of the button is to the person's check-in: nil on a watcher, whose
+    /// button is the glance's. `route` reduces it and the log tells it by this one rule.
+    static func checkInButtonAction(_ event: ButtonEvent, role: DeviceRole) -> CheckInFeature.Action? {
+        guard role != .watcher else { return nil }
+        return event.kind == .pressed ? .buttonPressed : .buttonReleased
     }
 }

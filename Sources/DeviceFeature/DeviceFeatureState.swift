@@ -157,25 +157,25 @@ extension DeviceFeature {
         public var conditionCauses: ConditionCauses {
             ConditionCauses(
                 store: store.problem, gpio: gpio.waitingFor, alertUnsaved: checkIn.alert.unsaved?.id,
-                alertUndelivered: checkIn.alert.settings != nil && !checkIn.alert.unacknowledged.isEmpty,
-                alertRefusal: checkIn.alert.sendingRefused, timeUnknown: checkIn.elapsedTimeUnknown || checkIn.localTimeUnknown,
+                alertUndelivered: alertUndelivered, alertRefusal: checkIn.alert.sendingRefused, timeUnknown: timeUnknown,
                 refusedUploads: refusedUploads.map { "\($0.endpoint) \($0.noun) \($0.lastMessage ?? "")" },
                 reach: reachCauses,
                 mqtt: mqtt?.isUnavailable == true ? mqtt?.lastFailure?.message : nil,
-                mqttFault: mqtt?.isUnavailable == true && mqtt?.outageIsFault == true)
+                mqttFault: mqttOutageIsFault)
         }
 
         /// The device cannot keep its word: the LEDs show `fault`. Decided from the fault causes of
-        /// `conditionCauses` read straight from the state, without building the others' text (it is
-        /// asked after every action); `FaultAgreementTests` holds it in step with `conditions`.
+        /// `conditionCauses` alone, read straight from the state without building the others' text
+        /// (it is asked after every action); `FaultAgreementTests` holds it in step with `conditions`.
         public var hasFault: Bool {
-            let alert = checkIn.alert
-            return store.problem != nil || gpio.waitingFor != nil || alert.unsaved != nil
-                || checkIn.elapsedTimeUnknown || checkIn.localTimeUnknown
-                || (mqtt?.isUnavailable == true && mqtt?.outageIsFault == true)
-                || (alert.settings != nil && !alert.unacknowledged.isEmpty
-                    && (alert.sendingRefused != nil || alert.settings?.canDeliver != true))
+            store.problem != nil || gpio.waitingFor != nil || checkIn.alert.unsaved != nil || timeUnknown || mqttOutageIsFault
+                || (alertUndelivered && (checkIn.alert.sendingRefused != nil || checkIn.alert.settings?.canDeliver != true))
         }
+
+        // The causes `conditionCauses` and `hasFault` share, so the two cannot drift apart.
+        private var alertUndelivered: Bool { checkIn.alert.settings != nil && !checkIn.alert.unacknowledged.isEmpty }
+        private var timeUnknown: Bool { checkIn.elapsedTimeUnknown || checkIn.localTimeUnknown }
+        private var mqttOutageIsFault: Bool { mqtt?.isUnavailable == true && mqtt?.outageIsFault == true }
 
         /// What the LEDs show: on battery, the calm indicators give way to `on_battery`; anything
         /// that asks something of the person (and a fault) shows as ever.

@@ -37,9 +37,8 @@ final class ButtonRoutingTests: DeviceTestCase {
     }
 
     func testTheLogOfAPressStillSaysWhatTheCheckInDid() {
-        var before = makeStore(alerts: true).state
+        var before = makeStore().state
         before.checkIn.button = .held
-        before.checkIn.alert.window = nil
         var after = before
         after.checkIn.button = .released
         after.checkIn.phase = .checkedIn(Countdown(deadline: Self.start.wall + .seconds(600), remaining: .seconds(600)))
