@@ -92,7 +92,11 @@ public final class LogSink: Sendable {
 extension String {
     /// Log lines are one line each, whatever a message contains.
     func replacingNewlines() -> String {
-        guard contains(where: \.isNewline) else { return self }
+        // Every line is checked, so the usual answer (no line break) comes from the bytes: each
+        // character `isNewline` accepts (U+000A–000D, U+0085, U+2028, U+2029) starts with one of
+        // these bytes in UTF-8; walking Characters costs grapheme breaking for every character.
+        guard utf8.contains(where: { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }),
+              contains(where: \.isNewline) else { return self }
         return String(map { $0.isNewline ? " " : $0 })
     }
 }

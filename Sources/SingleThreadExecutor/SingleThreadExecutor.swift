@@ -25,9 +25,15 @@ public final class SingleThreadExecutor: MainExecutor, TaskExecutor, SchedulingE
     /// What waits for a deadline: a job the runtime scheduled (`Task.sleep`, whose timer stays
     /// queued until its deadline even when the sleep is cancelled), or a sleep of this executor's
     /// own (`sleep(for:)`), which leaves the queue as soon as it is cancelled.
+    ///
+    /// Plain data (an unowned job, an unsafe continuation: no reference counts), so the timer heap
+    /// moves entries as bytes instead of through a payload enum's copy and destroy witnesses.
+    /// Each sleeper is resumed exactly once by whoever takes it out of the queue under the lock
+    /// (the loop at its deadline, or `cancelSleeper`), which is what a checked continuation
+    /// would verify.
     private enum Timed {
         case job(UnownedJob)
-        case sleeper(id: UInt64, CheckedContinuation<Void, any Error>)
+        case sleeper(id: UInt64, UnsafeContinuation<Void, any Error>)
 
         func isSleeper(_ wanted: UInt64) -> Bool {
             if case let .sleeper(id, _) = self { return id == wanted }
@@ -98,7 +104,7 @@ public final class SingleThreadExecutor: MainExecutor, TaskExecutor, SchedulingE
             return state.nextSleeperID
         }
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 // Cancelled before the timer is queued: the handler below found nothing to remove
                 // (or has yet to run and will not find it), so answer here.
                 if Task.isCancelled {
@@ -141,7 +147,7 @@ public final class SingleThreadExecutor: MainExecutor, TaskExecutor, SchedulingE
     public func runUntil(_ condition: () -> Bool) throws {
         loopThread.store(UInt(pthread_self()), ordering: .releasing)
         var batch: [UnownedJob] = []
-        var wokenSleepers: [CheckedContinuation<Void, any Error>] = []
+        var wokenSleepers: [UnsafeContinuation<Void, any Error>] = []
         while !condition() {
             enum Next { case stop, resumeSleepers, runBatch, sleep(nanoseconds: Int64?) }
             let next: Next = state.withLock { state in

@@ -51,6 +51,16 @@ final class DeviceLogHandlerTests: XCTestCase {
         XCTAssertEqual(lines.withLock { $0 }, ["<3>first second third path=a b"])
     }
 
+    /// Every character a terminal or the journal may break a line at, and characters that share
+    /// their first UTF-8 byte but break nothing (a degree sign, an ellipsis) and stay.
+    func testEveryKindOfLineBreakBecomesASpaceAndLookalikesStay() {
+        let (logger, lines) = logger(journal: true)
+        // One break per line: a line whose only break went unseen must show it.
+        for message in ["a\u{0B}b", "a\u{0C}b", "a\u{85}b", "a\u{2028}b", "a\u{2029}b"] { logger.error("\(message)") }
+        logger.error("20°C …")
+        XCTAssertEqual(lines.withLock { $0 }, Array(repeating: "<3>a b", count: 5) + ["<3>20°C …"])
+    }
+
     func testMetadataIsSortedAndAnEventsOwnWinsOverTheLoggers() {
         var (logger, lines) = logger(journal: true)
         logger[metadataKey: "zone"] = "handler"
