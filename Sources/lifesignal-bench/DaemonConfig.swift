@@ -16,6 +16,11 @@ struct DaemonConfig {
         }
         let config = DaemonConfig(path: folder + "/lifesignald.toml", socket: folder + "/run/control.sock",
                                   store: folder + "/state/lifesignal.sqlite")
+        // TOML defines a table once: an extra [simulator] table gets the bench's setting instead.
+        let lines = extra.split(separator: "\n", omittingEmptySubsequences: false)
+        let extraHasSimulator = lines.contains("[simulator]")
+        let extra = lines.map { $0 == "[simulator]" ? "[simulator]\nterminal = \"off\"" : String($0) }.joined(separator: "\n")
+        let simulator = extraHasSimulator ? "" : "[simulator]\nterminal = \"off\""
         let text = """
             [check_in]
             interval = "24h"
@@ -27,8 +32,7 @@ struct DaemonConfig {
             [control]
             socket = "\(config.socket)"
 
-            [simulator]
-            terminal = "off"
+            \(simulator)
 
             [feedback]
             acknowledgement = "200ms"

@@ -67,7 +67,7 @@ final class Bench {
             try daemonPhases()
         }
         if options.phases.contains("presses") {
-            try await PressBenchmark(directory: directory + "/presses", count: options.presses,
+            try await PressBenchmark(directory: directory + "/presses", count: options.presses, extraConfig: try extraConfig(),
                                      reference: options.referencePython.flatMap { python in
                                          options.referenceScript.map { PressBenchmark.Reference(python: python, script: $0) }
                                      }).run()
@@ -91,15 +91,19 @@ final class Bench {
         }
     }
 
+    /// `--extra-config`'s text, appended to the configuration the device runs with.
+    func extraConfig() throws -> String {
+        try options.extraConfig.map { path in
+            guard case let .success(bytes) = readRegularFile(path) else { throw BenchError("cannot read \(path)") }
+            return String(decoding: bytes, as: UTF8.self)
+        } ?? ""
+    }
+
     // MARK: The real daemon
 
     func daemonPhases() throws {
         let home = directory + "/daemon"
-        let extra = try options.extraConfig.map { path in
-            guard case let .success(bytes) = readRegularFile(path) else { throw BenchError("cannot read \(path)") }
-            return String(decoding: bytes, as: UTF8.self)
-        } ?? ""
-        let config = try DaemonConfig.write(in: home, extra: extra)
+        let config = try DaemonConfig.write(in: home, extra: extraConfig())
         let runs = options.phases.contains("ready") ? options.readyRuns : 1
         var readyTimes: [Duration] = []
         var daemon: Child?

@@ -39,6 +39,7 @@ struct Options {
           --work-dir     where the temporary store goes; must be a real disk (not tmpfs) for write figures
           --reference-python, --reference-script  the presses phase also runs this reference program
                          (scripts/reference/press-reference.py, gpiozero + sqlite3) and prints the ratios
+          --extra-config  TOML appended to the configuration of the daemon phases and of the presses phase
           --mqtt-keep-alive  the mqtt phase's [mqtt] keep_alive in seconds (default 60); --mqtt-check-ins N
                          check-ins timed with the broker connected and with one that never answers (default 1000)
           Set LIFESIGNAL_EXECUTOR=dispatch to measure with the runtime's Dispatch executors instead.

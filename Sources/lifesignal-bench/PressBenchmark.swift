@@ -18,6 +18,8 @@ import Logging
 struct PressBenchmark {
     let directory: String
     let count: Int
+    /// Appended to the bench's configuration (`--extra-config`).
+    let extraConfig: String
     /// The yardstick: a minimal Python program doing the same for a press (scripts/reference).
     let reference: Reference?
 
@@ -27,7 +29,7 @@ struct PressBenchmark {
     }
 
     func run() async throws {
-        let config = try DaemonConfig.write(in: directory)
+        let config = try DaemonConfig.write(in: directory, extra: extraConfig)
         let configuration: DeviceConfiguration
         let found = ConfigurationFile.load(explicitPath: config.path, environment: [:]) { path in
             readRegularFile(path).mapError { .unreadable($0.description, permissionDenied: $0.isPermissionDenied) }
