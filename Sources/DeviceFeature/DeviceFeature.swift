@@ -24,37 +24,59 @@ import UplinkClient
 /// between them as reducer logic: a stored check-in is uploaded, a failed write is a store problem,
 /// a store that writes again saves what waited, the button's edges are presses.
 public struct DeviceFeature: Reducer {
-    let checkIn: Scope<State, Action, CheckInFeature>
-    let store: Scope<State, Action, StoreHealthFeature>
-    let gpio: Scope<State, Action, GPIOFeature>
-    let notifications: Scope<State, Action, NotificationsFeature>
-    let power: Scope<State, Action, PowerFeature>
-    let uplink: UplinkFeatures
-    let mqtt: MQTTFeature?
-    let dependents: DependentsFeature?
-    let responders: RespondersFeature?
-    let dependencies: DeviceDependencies
+    /// The child features and the dependencies, in one object: they hold hundreds of dependency
+    /// closures (about 8.7 KB inline), which a call through the `Reducer` conformance copied onto
+    /// the stack for every action (`scripts/press-instructions` counts it).
+    private let parts: Parts
+
+    var checkIn: Scope<State, Action, CheckInFeature> { parts.checkIn }
+    var store: Scope<State, Action, StoreHealthFeature> { parts.store }
+    var gpio: Scope<State, Action, GPIOFeature> { parts.gpio }
+    var notifications: Scope<State, Action, NotificationsFeature> { parts.notifications }
+    var power: Scope<State, Action, PowerFeature> { parts.power }
+    var uplink: UplinkFeatures { parts.uplink }
+    var mqtt: MQTTFeature? { parts.mqtt }
+    var dependents: DependentsFeature? { parts.dependents }
+    var responders: RespondersFeature? { parts.responders }
+    var dependencies: DeviceDependencies { parts.dependencies }
 
     public init(configuration: DeviceConfiguration, dependencies: DeviceDependencies) {
-        self.dependencies = dependencies
-        checkIn = Scope(state: \.checkIn, action: .checkIn, namespace: Namespace.checkIn, child: CheckInFeature(
-            store: dependencies.store.checkIns, clock: dependencies.clock, newCheckInID: dependencies.newID,
-            alertStore: dependencies.store.alerts, timeZone: dependencies.timeZone))
-        power = Scope(state: \.power, action: .power, namespace: Namespace.power, child: PowerFeature(
-            store: dependencies.store.powerEvents, clock: dependencies.clock, newID: dependencies.newID))
-        store = Scope(state: \.store, action: .store, namespace: Namespace.store, child: StoreHealthFeature(
-            maintenance: dependencies.store.maintenance, clock: dependencies.clock))
-        gpio = Scope(state: \.gpio, action: .gpio, namespace: Namespace.gpio,
-                     child: GPIOFeature(gpio: dependencies.gpio, clock: dependencies.clock))
-        notifications = Scope(state: \.notifications, action: .notifications, namespace: Namespace.notifications,
-                              child: NotificationsFeature(
-                                  store: dependencies.store.notifications, uplink: dependencies.backend, clock: dependencies.clock,
-                                  newChangeID: { [newID = dependencies.newID] in newID().description },
-                                  refreshInterval: configuration.uplink?.notificationsRefresh ?? .seconds(300)))
-        uplink = UplinkFeatures(configuration: configuration, dependencies: dependencies)
-        mqtt = Self.mqttFeature(configuration: configuration, dependencies: dependencies)
-        dependents = Self.dependentsFeature(configuration: configuration, dependencies: dependencies)
-        responders = Self.respondersFeature(configuration: configuration, dependencies: dependencies)
+        parts = Parts(configuration: configuration, dependencies: dependencies)
+    }
+
+    private final class Parts {
+        let checkIn: Scope<State, Action, CheckInFeature>
+        let store: Scope<State, Action, StoreHealthFeature>
+        let gpio: Scope<State, Action, GPIOFeature>
+        let notifications: Scope<State, Action, NotificationsFeature>
+        let power: Scope<State, Action, PowerFeature>
+        let uplink: UplinkFeatures
+        let mqtt: MQTTFeature?
+        let dependents: DependentsFeature?
+        let responders: RespondersFeature?
+        let dependencies: DeviceDependencies
+
+        init(configuration: DeviceConfiguration, dependencies: DeviceDependencies) {
+            self.dependencies = dependencies
+            checkIn = Scope(state: \.checkIn, action: .checkIn, namespace: Namespace.checkIn, child: CheckInFeature(
+                store: dependencies.store.checkIns, clock: dependencies.clock, newCheckInID: dependencies.newID,
+                alertStore: dependencies.store.alerts, timeZone: dependencies.timeZone))
+            power = Scope(state: \.power, action: .power, namespace: Namespace.power, child: PowerFeature(
+                store: dependencies.store.powerEvents, clock: dependencies.clock, newID: dependencies.newID))
+            store = Scope(state: \.store, action: .store, namespace: Namespace.store, child: StoreHealthFeature(
+                maintenance: dependencies.store.maintenance, clock: dependencies.clock))
+            gpio = Scope(state: \.gpio, action: .gpio, namespace: Namespace.gpio,
+                         child: GPIOFeature(gpio: dependencies.gpio, clock: dependencies.clock))
+            notifications = Scope(state: \.notifications, action: .notifications, namespace: Namespace.notifications,
+                                  child: NotificationsFeature(
+                                      store: dependencies.store.notifications, uplink: dependencies.backend, clock: dependencies.clock,
+                                      newChangeID: { [newID = dependencies.newID] in newID().description },
+                                      refreshInterval: configuration.uplink?.notificationsRefresh ?? .seconds(300)))
+            uplink = UplinkFeatures(configuration: configuration, dependencies: dependencies)
+            mqtt = DeviceFeature.mqttFeature(configuration: configuration, dependencies: dependencies)
+            dependents = DeviceFeature.dependentsFeature(configuration: configuration, dependencies: dependencies)
+            responders = DeviceFeature.respondersFeature(configuration: configuration, dependencies: dependencies)
+        }
     }
 
     /// The state a device starts in, from its configuration.
