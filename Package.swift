@@ -43,10 +43,18 @@ let shippedExecutableLink: [LinkerSetting] = [.unsafeFlags(
 let noStringProcessing: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])]
 let modulesOutsideTheDaemon: Set<String> = ["OperatorCLI", "DevServer", "TestSupport"]
 
+/// The store, effects and scopes are generic over each feature; compiled on their own they run
+/// every action through runtime generics (metadata lookups, value witnesses). With cross-module
+/// optimisation their bodies are available to the modules that use them, which specialise them
+/// for the device's feature (scripts/press-instructions counts the difference).
+let specialisedByClients: Set<String> = ["ComposableCore"]
+let crossModuleOptimization: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+
 extension Target {
     static func module(_ name: String, _ deps: [Target.Dependency] = []) -> Target {
         .target(name: name, dependencies: deps,
-                swiftSettings: strictSettings + (modulesOutsideTheDaemon.contains(name) ? [] : noStringProcessing))
+                swiftSettings: strictSettings + (modulesOutsideTheDaemon.contains(name) ? [] : noStringProcessing)
+                    + (specialisedByClients.contains(name) ? crossModuleOptimization : []))
     }
     static func tests(_ name: String, _ deps: [Target.Dependency]) -> Target {
         .testTarget(name: name, dependencies: deps, swiftSettings: strictSettings)
