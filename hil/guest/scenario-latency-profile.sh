@@ -48,10 +48,13 @@ check "sampled: daemon starts" start daemon && {
     sleep 1
     check "sampled: daemon answers $PRESSES presses" drive_quietly daemon $PRESSES 0
     kill -INT $record
-    check "perf record wrote a profile" wait $record || cat /tmp/record.out
+    # Its exit status after the interrupt varies (a complete profile can come with a failure
+    # status, an empty one with success), so the check is the samples themselves.
+    wait $record
     stop
     report() { perf report -i /tmp/perf.data --stdio "$@" 2> /dev/null | grep '%' | sed 's/^ */HIL: profile /'; }
     milliseconds=$(perf report -i /tmp/perf.data --stdio 2> /dev/null | sed -n 's/^# Event count (approx.): \([0-9]*\).*/\1/p')
+    check "perf record sampled the daemon" [ "${milliseconds:-0}" -gt 0 ] || cat /tmp/record.out
     echo "HIL: profile, lifesignald sampled over $PRESSES presses: $(awk -v ns="$milliseconds" -v n=$PRESSES 'BEGIN { printf "%.1f", ns / n / 1e6 }') ms of CPU per press"
     echo "HIL: profile, by thread"
     report --no-children --sort comm -g none
