@@ -27,18 +27,23 @@ public final class SingleThreadExecutor: MainExecutor, TaskExecutor, SchedulingE
     /// own (`sleep(for:)`), which leaves the queue as soon as it is cancelled.
     ///
     /// Plain data (an unowned job, an unsafe continuation: no reference counts), so the timer heap
-    /// moves entries as bytes instead of through a payload enum's copy and destroy witnesses.
-    /// Each sleeper is resumed exactly once by whoever takes it out of the queue under the lock
-    /// (the loop at its deadline, or `cancelSleeper`), which is what a checked continuation
-    /// would verify.
-    private enum Timed {
-        case job(UnownedJob)
-        case sleeper(id: UInt64, UnsafeContinuation<Void, any Error>)
+    /// moves entries as bytes instead of through copy and destroy witnesses. Each sleeper is
+    /// resumed exactly once by whoever takes it out of the queue under the lock (the loop at its
+    /// deadline, or `cancelSleeper`), which is what a checked continuation would verify.
+    /// A struct of optionals, not a payload enum: an enum keeps its case in the pointers' spare
+    /// bits, and LeakSanitizer, unable to read such a word as a pointer, then reports the task of a
+    /// sleep still queued when the process exits as leaked.
+    private struct Timed {
+        var job: UnownedJob?
+        var sleeperID: UInt64 = 0
+        var sleeper: UnsafeContinuation<Void, any Error>?
 
-        func isSleeper(_ wanted: UInt64) -> Bool {
-            if case let .sleeper(id, _) = self { return id == wanted }
-            return false
+        static func job(_ job: UnownedJob) -> Timed { Timed(job: job) }
+        static func sleeper(id: UInt64, _ continuation: UnsafeContinuation<Void, any Error>) -> Timed {
+            Timed(sleeperID: id, sleeper: continuation)
         }
+
+        func isSleeper(_ wanted: UInt64) -> Bool { sleeper != nil && sleeperID == wanted }
     }
 
     private struct LoopState {
@@ -122,9 +127,7 @@ public final class SingleThreadExecutor: MainExecutor, TaskExecutor, SchedulingE
 
     private func cancelSleeper(_ id: UInt64) {
         let removed = state.withLock { $0.timers.remove(where: { $0.isSleeper(id) }) }
-        if case let .sleeper(_, continuation) = removed {
-            continuation.resume(throwing: CancellationError())
-        }
+        removed?.sleeper?.resume(throwing: CancellationError())
     }
 
     public func enqueue<C: Clock>(
@@ -157,10 +160,8 @@ public final class SingleThreadExecutor: MainExecutor, TaskExecutor, SchedulingE
                 }
                 let now = Self.now()
                 while let due = state.timers.popDue(now: now) {
-                    switch due {
-                    case let .job(job): state.ready.append(job)
-                    case let .sleeper(_, continuation): wokenSleepers.append(continuation)
-                    }
+                    if let job = due.job { state.ready.append(job) }
+                    if let continuation = due.sleeper { wokenSleepers.append(continuation) }
                 }
                 if !wokenSleepers.isEmpty {
                     return .resumeSleepers
