@@ -30,17 +30,18 @@ public final class SingleThreadExecutor: MainExecutor, TaskExecutor, SchedulingE
     /// moves entries as bytes instead of through copy and destroy witnesses. Each sleeper is
     /// resumed exactly once by whoever takes it out of the queue under the lock (the loop at its
     /// deadline, or `cancelSleeper`), which is what a checked continuation would verify.
-    /// A struct of optionals, not a payload enum: an enum keeps its case in the pointers' spare
-    /// bits, and LeakSanitizer, unable to read such a word as a pointer, then reports the task of a
-    /// sleep still queued when the process exits as leaked.
+    /// A struct of optionals, not a payload enum: in the enum form LeakSanitizer did not read the
+    /// queued continuation as a pointer (the case shares its word) and reported the task of every
+    /// sleep still queued when the process exits as leaked. Made only by the two functions below,
+    /// so exactly one of `job` and `sleeper` is set.
     private struct Timed {
-        var job: UnownedJob?
-        var sleeperID: UInt64 = 0
-        var sleeper: UnsafeContinuation<Void, any Error>?
+        let job: UnownedJob?
+        let sleeperID: UInt64
+        let sleeper: UnsafeContinuation<Void, any Error>?
 
-        static func job(_ job: UnownedJob) -> Timed { Timed(job: job) }
+        static func job(_ job: UnownedJob) -> Timed { Timed(job: job, sleeperID: 0, sleeper: nil) }
         static func sleeper(id: UInt64, _ continuation: UnsafeContinuation<Void, any Error>) -> Timed {
-            Timed(sleeperID: id, sleeper: continuation)
+            Timed(job: nil, sleeperID: id, sleeper: continuation)
         }
 
         func isSleeper(_ wanted: UInt64) -> Bool { sleeper != nil && sleeperID == wanted }
