@@ -3,6 +3,9 @@
 # (GPIO13) for 200 ms, as the references' is, and its debounce 0 (the references have none).
 . /hil/daemon.sh
 PULL=$SIM/sim_gpio$BUTTON/pull ACK_LED=$SIM/sim_gpio13/value
+# answer_line RESPONDER: the LED line whose change answers a press (the probe mirrors the button on
+# GPIO5; the others acknowledge a stored check-in on the red GPIO13).
+answer_line() { if [ "$1" = probe ]; then echo 5; else echo 13; fi; }
 write_config '[feedback]' 'acknowledgement = "200ms"' '[patterns.acknowledged]' 'red = "on"'
 sed -i 's|debounce = "30ms"|debounce = "0ms"|' "$CONF"
 # The references' stores, next to the daemon's.
@@ -37,14 +40,15 @@ stop() { kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null; }
 start() { # responder
     if [ "$1" = daemon ]; then start_daemon_checked_in; else "start_$1"; fi
 }
-# drive RESPONDER PRESSES WARMUP [SAMPLES]: presses as the responder answers them (the probe
-# mirrors the button: timed from the press; the others from the release), times kept in SAMPLES.
+# drive RESPONDER PRESSES WARMUP [SAMPLES [STARTS]]: presses as the responder answers them (the
+# probe mirrors the button: timed from the press; the others from the release), times kept in
+# SAMPLES, each timed press's start (CLOCK_MONOTONIC, ns) in STARTS.
 # A responder that stops answering leaves its LEDs and its last output in the log.
 drive() {
     if [ "$1" = probe ]; then
-        sim-button latency "$PULL" "$SIM/sim_gpio5/value" "$2" "$3" 10 10 press $4
+        sim-button latency "$PULL" "$SIM/sim_gpio$(answer_line probe)/value" "$2" "$3" 10 10 press $4 $5
     else
-        sim-button latency "$PULL" "$ACK_LED" "$2" "$3" 50 20 release $4
+        sim-button latency "$PULL" "$ACK_LED" "$2" "$3" 50 20 release $4 $5
     fi || {
         echo "HIL: $1 stopped answering; LEDs (green amber red) $(leds); its output:"
         if [ "$1" = daemon ]; then tail -n 20 /tmp/lifesignald.log; else tail -n 20 /tmp/out; fi

@@ -4,7 +4,7 @@
 //   sim-button chatter BUTTON_PULL [BOUNCES [INTERVAL_US]]   press, bouncing BOUNCES times (2 edges
 //                                                            each) INTERVAL_US apart, ends pressed
 //   sim-button pulse BUTTON_PULL MICROSECONDS                 press that long, then release
-//   sim-button latency BUTTON_PULL LED_VALUE PRESSES [WARMUP [HOLD_MS [GAP_MS [press|release [SAMPLES]]]]]
+//   sim-button latency BUTTON_PULL LED_VALUE PRESSES [WARMUP [HOLD_MS [GAP_MS [press|release [SAMPLES [STARTS]]]]]]
 //   sim-button stats SAMPLES                                   the percentiles of a SAMPLES file
 //
 // latency: for each press: wait until the LED shows its resting value, wait GAP_MS, take CLOCK_MONOTONIC,
@@ -16,6 +16,10 @@
 // Prints "latency: n=... p50=...us p90=...us p99=...us max=...us"; exits 1 if the LED stops
 // answering. With SAMPLES it also appends each recorded time (µs, one a line) to that file, so
 // that the rounds of a responder measured between others can be summed up by "stats" (same line).
+// With STARTS it appends each timed press's start (CLOCK_MONOTONIC, ns, one a line), so that the
+// moment the responder set the LED, which the kernel's gpio_value trace stamps on the same clock,
+// can be paired with it: that time does not include the responder's work after the LED, which on
+// one vCPU delays the driver's next read.
 // Built static so the guest needs nothing for it.
 #include <fcntl.h>
 #include <sched.h>
@@ -117,11 +121,14 @@ static int latency(int argc, char **argv) {
     int on_release = argc > 6 && strcmp(argv[6], "release") == 0;
     FILE *keep = argc > 7 ? fopen(argv[7], "a") : NULL;
     if (argc > 7 && keep == NULL) { perror(argv[7]); return 2; }
+    FILE *keep_starts = argc > 8 ? fopen(argv[8], "a") : NULL;
+    if (argc > 8 && keep_starts == NULL) { perror(argv[8]); return 2; }
     int pull = open_pull(argv[0]);
     int led = open(argv[1], O_RDONLY);
     if (pull < 0 || led < 0 || presses < 1) { perror("open"); return 2; }
 
     long long *samples = calloc((size_t)presses, sizeof(long long));
+    long long *starts = calloc((size_t)presses, sizeof(long long));
     char resting = read_value(led);
     for (int i = 0; i < warmup + presses; i++) {
         long long deadline = now_ns() + PATIENCE_NS;
@@ -142,7 +149,7 @@ static int latency(int argc, char **argv) {
             sched_yield();
         }
         long long elapsed = (now_ns() - start) / 1000;
-        if (i >= warmup) samples[i - warmup] = elapsed;
+        if (i >= warmup) { samples[i - warmup] = elapsed; starts[i - warmup] = start; }
         if (!on_release) {
             sleep_ms(hold_ms);
             write_pull(pull, "pull-up");
@@ -151,6 +158,10 @@ static int latency(int argc, char **argv) {
     if (keep != NULL) {
         for (int i = 0; i < presses; i++) fprintf(keep, "%lld\n", samples[i]);
         if (fclose(keep) != 0) { perror(argv[7]); return 2; }
+    }
+    if (keep_starts != NULL) {
+        for (int i = 0; i < presses; i++) fprintf(keep_starts, "%lld\n", starts[i]);
+        if (fclose(keep_starts) != 0) { perror(argv[8]); return 2; }
     }
     report(samples, presses);
     return 0;
@@ -162,6 +173,6 @@ int main(int argc, char **argv) {
     if (argc >= 5 && strcmp(argv[1], "latency") == 0) return latency(argc - 2, argv + 2);
     if (argc == 3 && strcmp(argv[1], "stats") == 0) return stats(argv[2]);
     fprintf(stderr, "usage: sim-button chatter PULL [BOUNCES [INTERVAL_US]] | pulse PULL US | "
-                    "latency PULL LED_VALUE PRESSES [WARMUP [HOLD_MS [GAP_MS [press|release [SAMPLES]]]]] | stats SAMPLES\n");
+                    "latency PULL LED_VALUE PRESSES [WARMUP [HOLD_MS [GAP_MS [press|release [SAMPLES [STARTS]]]]]] | stats SAMPLES\n");
     return 2;
 }
