@@ -85,9 +85,58 @@ for responder in probe daemon C Python; do
     stop
 done
 
+# Where a press's time goes until the LED is set: each store responder once more, untimed, while
+# the kernel traces which thread runs (sched_switch), the fdatasync of the commit and the LED line.
+# Per press, the time from the edge to each step in turn (the first trace of it after the step
+# before); the medians are printed. The daemon's steps: its button thread runs, its main thread
+# runs (the release is reduced), its store thread runs, the commit's fdatasync starts and returns,
+# the main thread runs (the commit's answer is reduced), the LED is set. The references' steps
+# are the same without the hops between threads.
+# steps RESPONDER: one pattern a line, each a fixed string of a trace line.
+steps() {
+    case $1 in
+        daemon) printf '%s\n' '==> next_comm=gpio-button ' '==> next_comm=lifesignald ' '==> next_comm=store ' \
+                    ': sys_fdatasync(' ': sys_fdatasync -> ' '==> next_comm=lifesignald ' ;;
+        C) printf '%s\n' '==> next_comm=press-reference ' ': sys_fdatasync(' ': sys_fdatasync -> ' ;;
+        Python) printf '%s\n' '==> next_comm=python3 ' ': sys_fdatasync(' ': sys_fdatasync -> ' ;;
+    esac
+    echo ": gpio_value: $((BASE + $(answer_line "$1"))) set 1"
+}
+STEPPED=20
+echo 8192 > $TRACE/buffer_size_kb
+for event in sched/sched_switch syscalls/sys_enter_fdatasync syscalls/sys_exit_fdatasync gpio/gpio_value; do
+    echo 1 > $TRACE/events/$event/enable
+done
+for responder in daemon C Python; do
+    check "stepped run: $responder starts" start $responder || continue
+    rm -f /tmp/starts; : > $TRACE/trace
+    check "stepped run: $responder answers $STEPPED presses" drive_quietly $responder $STEPPED 0 /dev/null /tmp/starts
+    stop
+    steps $responder > /tmp/steps
+    # "step µs" for each step of each press, from the press's start.
+    awk 'FILENAME == "/tmp/steps" { step[++n] = $0; next }
+        FILENAME == "/tmp/starts" { start[++presses] = $1 / 1000; next }
+        !match($0, / [0-9]+\.[0-9]+: /) { next }
+        { t = substr($0, RSTART + 1, RLENGTH - 3) * 1e6
+          while (p < presses && t >= start[p + 1]) { p++; k = 1 }
+          if (k >= 1 && k <= n && index($0, step[k])) { printf "%d %d\n", k, t - start[p]; k++ } }' \
+        /tmp/steps /tmp/starts $TRACE/trace > /tmp/stepped
+    printf 'HIL: latency %-7s' "$responder"
+    k=1
+    while read -r step; do
+        median=$(awk -v k=$k '$1 == k { print $2 }' /tmp/stepped | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
+        printf ' %s %s' "${median:-?}" "$(echo "$step" | sed 's/.*next_comm=\([^ ]*\).*/\1 runs/; s/.*sys_fdatasync ->.*/fdatasync returns/; s/.*sys_fdatasync(.*/fdatasync starts/; s/.*gpio_value.*/LED set/')"
+        k=$((k + 1))
+    done < /tmp/steps
+    echo " (us after the edge, medians of $(awk '$1 == 1' /tmp/stepped | wc -l) presses)"
+done
+for event in sched/sched_switch syscalls/sys_enter_fdatasync syscalls/sys_exit_fdatasync gpio/gpio_value; do
+    echo 0 > $TRACE/events/$event/enable
+done
+
 # Every press a store responder answered is stored (the traced ones and the daemon's first press included).
 count() { python3 -S -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM check_ins").fetchone()[0])' "$1"; }
-expected=$((ROUNDS * (PRESSES + WARMUP) + TRACED))
+expected=$((ROUNDS * (PRESSES + WARMUP) + TRACED + STEPPED))
 check "daemon: every check-in stored ($(count "$STORE") of $((expected + 1)))" [ "$(count "$STORE")" = $((expected + 1)) ]
 check "C: every check-in stored ($(count "$STORE_C") of $expected)" [ "$(count "$STORE_C")" = $expected ]
 check "Python: every check-in stored ($(count "$STORE_PYTHON") of $expected)" [ "$(count "$STORE_PYTHON")" = $expected ]
