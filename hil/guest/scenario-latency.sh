@@ -37,13 +37,20 @@ mkdir -p /sys/kernel/debug && mount -t debugfs debugfs /sys/kernel/debug
 BASE=$(sed -n "s/^$SIM_CHIP: GPIOs \([0-9]*\)-.*/\1/p" /sys/kernel/debug/gpio)
 echo mono > $TRACE/trace_clock
 echo 1 > $TRACE/events/gpio/gpio_value/enable
-# led_set RESPONDER: for each start in /tmp/starts, µs until the first trace of its answering LED
-# line set on at or after it ("unpaired" if there is none).
-led_set() {
-    sed -n "s/.* \([0-9]*\.[0-9]*\): gpio_value: $((BASE + $(answer_line "$1"))) set 1\$/\1/p" $TRACE/trace > /tmp/set-times
-    awk 'FNR == NR { set[n++] = $1 * 1e6; next }
-         { start = $1 / 1000; while (i < n && set[i] < start) i++
-           if (i < n) printf "%d\n", set[i] - start; else print "unpaired" }' /tmp/set-times /tmp/starts
+# led_step RESPONDER: the trace line of its answering LED line set on.
+led_step() { echo ": gpio_value: $((BASE + $(answer_line "$1"))) set 1"; }
+# step_times STEPS: "k µs" for each press in /tmp/starts and each step k in STEPS (one a line, a
+# fixed string of a trace line): the time from the press's start to the first trace of step k
+# after step k - 1, before the next press starts. A step that never came has no line.
+step_times() {
+    awk 'FNR == 1 { file++ }
+        file == 1 { step[++n] = $0; next }
+        file == 2 { start[++presses] = $1 / 1000; next }
+        !match($0, / [0-9]+\.[0-9]+: /) { next }
+        { t = substr($0, RSTART + 1, RLENGTH - 3) * 1e6
+          while (p < presses && t >= start[p + 1]) { p++; k = 1 }
+          if (k >= 1 && k <= n && index($0, step[k])) { printf "%d %d\n", k, t - start[p]; k++ } }' \
+        "$1" /tmp/starts $TRACE/trace
 }
 
 order="probe daemon C Python" round=1
@@ -55,10 +62,11 @@ while [ $round -le $ROUNDS ]; do
             check "round $round: $responder answers $PRESSES presses" drive $responder $PRESSES $WARMUP "/tmp/samples-$responder" /tmp/starts
             cpu_snapshot $pid > /tmp/cpu-after
             cpu_used /tmp/cpu-before /tmp/cpu-after >> "/tmp/cpu-$responder"
-            led_set $responder > /tmp/set-round
+            led_step $responder > /tmp/led-step
+            step_times /tmp/led-step | cut -d' ' -f2 > /tmp/set-round
             check "round $round: $responder's LED set traced for every timed press" \
-                eval '[ "$(grep -c "^[0-9]" /tmp/set-round)" = $PRESSES ]'
-            grep "^[0-9]" /tmp/set-round >> "/tmp/set-$responder"
+                eval '[ "$(wc -l < /tmp/set-round)" = $PRESSES ]'
+            cat /tmp/set-round >> "/tmp/set-$responder"
         else
             cat /tmp/out 2>/dev/null
         fi
@@ -100,27 +108,18 @@ steps() {
         C) printf '%s\n' '==> next_comm=press-reference ' ': sys_fdatasync(' ': sys_fdatasync -> ' ;;
         Python) printf '%s\n' '==> next_comm=python3 ' ': sys_fdatasync(' ': sys_fdatasync -> ' ;;
     esac
-    echo ": gpio_value: $((BASE + $(answer_line "$1"))) set 1"
+    led_step "$1"
 }
-STEPPED=20
+STEPPED=20 STEP_EVENTS="sched/sched_switch syscalls/sys_enter_fdatasync syscalls/sys_exit_fdatasync gpio/gpio_value"
 echo 8192 > $TRACE/buffer_size_kb
-for event in sched/sched_switch syscalls/sys_enter_fdatasync syscalls/sys_exit_fdatasync gpio/gpio_value; do
-    echo 1 > $TRACE/events/$event/enable
-done
+for event in $STEP_EVENTS; do echo 1 > $TRACE/events/$event/enable; done
 for responder in daemon C Python; do
     check "stepped run: $responder starts" start $responder || continue
     rm -f /tmp/starts; : > $TRACE/trace
     check "stepped run: $responder answers $STEPPED presses" drive_quietly $responder $STEPPED 0 /dev/null /tmp/starts
     stop
     steps $responder > /tmp/steps
-    # "step µs" for each step of each press, from the press's start.
-    awk 'FILENAME == "/tmp/steps" { step[++n] = $0; next }
-        FILENAME == "/tmp/starts" { start[++presses] = $1 / 1000; next }
-        !match($0, / [0-9]+\.[0-9]+: /) { next }
-        { t = substr($0, RSTART + 1, RLENGTH - 3) * 1e6
-          while (p < presses && t >= start[p + 1]) { p++; k = 1 }
-          if (k >= 1 && k <= n && index($0, step[k])) { printf "%d %d\n", k, t - start[p]; k++ } }' \
-        /tmp/steps /tmp/starts $TRACE/trace > /tmp/stepped
+    step_times /tmp/steps > /tmp/stepped
     printf 'HIL: latency %-7s' "$responder"
     k=1
     while read -r step; do
@@ -130,9 +129,7 @@ for responder in daemon C Python; do
     done < /tmp/steps
     echo " (us after the edge, medians of $(awk '$1 == 1' /tmp/stepped | wc -l) presses)"
 done
-for event in sched/sched_switch syscalls/sys_enter_fdatasync syscalls/sys_exit_fdatasync gpio/gpio_value; do
-    echo 0 > $TRACE/events/$event/enable
-done
+for event in $STEP_EVENTS; do echo 0 > $TRACE/events/$event/enable; done
 
 # Every press a store responder answered is stored (the traced ones and the daemon's first press included).
 count() { python3 -S -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM check_ins").fetchone()[0])' "$1"; }
