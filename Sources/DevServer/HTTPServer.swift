@@ -20,6 +20,7 @@ public final class HTTPServer: Sendable {
     private let listener: Int32
     private let wakeup: WakeupEvent
     private let acceptThread: Mutex<DedicatedThread?> = Mutex(nil)
+    private let connections = ConnectionThreads()
     static let maxHeaderBytes = 64 * 1024
     static let maxBodyBytes = 16 << 20
 
@@ -55,19 +56,25 @@ public final class HTTPServer: Sendable {
             throw error
         }
         let wakeup = self.wakeup
+        let connections = self.connections
         let thread = try DedicatedThread.start(name: "devserver-accept") {
-            Self.acceptLoop(listener: descriptor, wakeup: wakeup, handler: handler)
+            Self.acceptLoop(listener: descriptor, wakeup: wakeup, connections: connections, handler: handler)
         }
         acceptThread.withLock { $0 = thread }
     }
 
-    /// Stops accepting and closes the listening socket; requests in progress finish.
+    /// Stops accepting, closes the listening socket, and returns once the requests in progress have
+    /// been answered (each is bounded by its handler and the sockets' 10 s timeouts). A process that
+    /// exits right after must not cut a connection's thread off mid-answer: the client would lose
+    /// the reply, and LeakSanitizer reports what that thread held as leaked.
     public func stop() {
         wakeup.signal()
         acceptThread.withLock { $0 }?.join()
+        connections.joinAll()
     }
 
-    private static func acceptLoop(listener: Int32, wakeup: WakeupEvent, handler: @escaping Handler) {
+    private static func acceptLoop(listener: Int32, wakeup: WakeupEvent, connections: ConnectionThreads,
+                                   handler: @escaping Handler) {
         defer { close(listener) }
         while true {
             var fds = [pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0),
@@ -79,7 +86,15 @@ public final class HTTPServer: Sendable {
             guard connection >= 0 else { continue }
             _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
             // A thread per connection: a latency fault on one request must not stall the others.
-            if (try? DedicatedThread.start(name: "devserver-conn", { serve(connection, handler: handler) })) == nil {
+            let key = connections.reserve()
+            do {
+                let thread = try DedicatedThread.start(name: "devserver-conn") {
+                    serve(connection, handler: handler)
+                    connections.finished(key)
+                }
+                connections.attach(thread, to: key)
+            } catch {
+                connections.finished(key)
                 close(connection)
             }
         }
@@ -167,6 +182,51 @@ public final class HTTPServer: Sendable {
             query[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
         }
         return (String(target[..<mark]), query)
+    }
+}
+
+/// The threads serving connections, so that `stop()` can wait for them. A thread leaves the table
+/// when its connection is done; it may end before the accept loop has attached it, hence the
+/// reserved key.
+final class ConnectionThreads: Sendable {
+    private struct Table {
+        var nextKey = 0
+        var running: [Int: DedicatedThread] = [:]
+        /// Reserved, and not yet attached or finished.
+        var starting: Set<Int> = []
+    }
+
+    private let table = Mutex(Table())
+
+    func reserve() -> Int {
+        table.withLock { table in
+            table.nextKey += 1
+            table.starting.insert(table.nextKey)
+            return table.nextKey
+        }
+    }
+
+    func attach(_ thread: DedicatedThread, to key: Int) {
+        table.withLock { table in
+            // Not starting any more: its thread has already finished.
+            if table.starting.remove(key) != nil { table.running[key] = thread }
+        }
+    }
+
+    func finished(_ key: Int) {
+        table.withLock { table in
+            table.starting.remove(key)
+            table.running[key] = nil
+        }
+    }
+
+    /// Joins every thread attached so far (call once no more are being started).
+    func joinAll() {
+        let threads = table.withLock { table in
+            defer { table.running = [:] }
+            return Array(table.running.values)
+        }
+        for thread in threads { thread.join() }
     }
 }
 
