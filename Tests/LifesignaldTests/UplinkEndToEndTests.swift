@@ -54,13 +54,17 @@ final class UplinkEndToEndTests: XCTestCase {
         for _ in 0..<3 {
             ids.append(try device.decode(CheckInReport.self, device.ctl(["check-in", "--json"])).id)
         }
-        try device.waitUntil("the upload has failed for want of a server") {
-            try device.status().uplink?.lastResult == "transient_failure"
+        // The retry comes soon: the report asserted on is the one that showed the wait, not a
+        // second one taken when the next attempt may already be under way.
+        var waiting: QueueReport?
+        try device.waitUntil("the upload has failed for want of a server and waits to retry") {
+            waiting = try device.decode(QueueReport.self, device.ctl(["queue", "--json"]))
+            return waiting?.uplink?.state == "waiting_to_retry"
         }
-        let queue = try device.decode(QueueReport.self, device.ctl(["queue", "--json"]))
+        let queue = try XCTUnwrap(waiting)
         XCTAssertEqual(queue.depth, 3)
         XCTAssertEqual(queue.oldestPending?.id, ids[0])
-        XCTAssertEqual(queue.uplink?.state, "waiting_to_retry")
+        XCTAssertEqual(queue.uplink?.lastResult, "transient_failure")
         XCTAssertNotNil(queue.uplink?.nextRetry)
         XCTAssertTrue(queue.uplink?.lastMessage?.contains("127.0.0.1:\(port)") == true, queue.uplink?.lastMessage ?? "")
 
@@ -72,7 +76,10 @@ final class UplinkEndToEndTests: XCTestCase {
         server.arguments = ["--port", "\(port)", "--database", serverDirectory.appendingPathComponent("server.sqlite").path,
                             "--token", "\(Self.deviceID)=\(Self.token)"]
         server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
+        // Kept for the assertion below: under a sanitizer its report is the only clue to a bad exit.
+        let serverLog = serverDirectory.appendingPathComponent("stderr.log")
+        FileManager.default.createFile(atPath: serverLog.path, contents: nil)
+        server.standardError = try FileHandle(forWritingTo: serverLog)
         try server.run()
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
 
@@ -85,7 +92,8 @@ final class UplinkEndToEndTests: XCTestCase {
 
         kill(server.processIdentifier, SIGTERM)
         server.waitUntilExit()
-        XCTAssertEqual(server.terminationStatus, 0, "the dev server stops cleanly on SIGTERM")
+        XCTAssertEqual(server.terminationStatus, 0,
+                       "the dev server stops cleanly on SIGTERM; its stderr:\n\((try? String(contentsOf: serverLog, encoding: .utf8)) ?? "")")
         let reader = try DevServer(DevServer.Options(databasePath: serverDirectory.appendingPathComponent("server.sqlite").path,
                                                      tokens: [Self.token: Self.deviceID]))
         defer { reader.stop() }
