@@ -168,6 +168,13 @@ let package = Package(
         .executableTarget(
             name: "lifesignal-gpio-probe", dependencies: ["GPIOLibgpiod", "GPIOClient", log],
             path: "hil/probe", swiftSettings: strictSettings),
+        // The daemon's architecture doing a press and nothing else, beside it in the HIL guest.
+        .executableTarget(
+            name: "lifesignal-press-floor",
+            dependencies: ["CheckInModels", "CheckInStoreClient", "CheckInStoreLive", "ComposableCore", "DeviceClock", "DeviceClockLive",
+                           "GPIOClient", "GPIOLibgpiod", "SingleThreadExecutor", log],
+            path: "hil/press-floor", swiftSettings: strictSettings + customExecutorSettings + noStringProcessing,
+            linkerSettings: shippedExecutableLink),
         // The systemd notification protocol ($NOTIFY_SOCKET datagrams), without libsystemd.
         .module("SystemdNotify", ["LinuxIO"]),
         // One loop thread for every Swift job and timer, so an idle daemon does not wake (see

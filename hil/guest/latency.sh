@@ -1,4 +1,4 @@
-# Helpers for the latency scenarios (sourced): the four responders on the simulated board, each
+# Helpers for the latency scenarios (sourced): the five responders on the simulated board, each
 # started the same way and driven by the same driver. The daemon's acknowledgement is a steady red
 # (GPIO13) for 200 ms, as the references' is, and its debounce 0 (the references have none).
 . /hil/daemon.sh
@@ -8,8 +8,8 @@ PULL=$SIM/sim_gpio$BUTTON/pull ACK_LED=$SIM/sim_gpio13/value
 answer_line() { if [ "$1" = probe ]; then echo 5; else echo 13; fi; }
 write_config '[feedback]' 'acknowledgement = "200ms"' '[patterns.acknowledged]' 'red = "on"'
 sed -i 's|debounce = "30ms"|debounce = "0ms"|' "$CONF"
-# The references' stores, next to the daemon's.
-STORE_C=/tmp/reference-c.sqlite STORE_PYTHON=/tmp/reference-python.sqlite
+# The floor's and the references' stores, next to the daemon's.
+STORE_FLOOR=/tmp/press-floor.sqlite STORE_C=/tmp/reference-c.sqlite STORE_PYTHON=/tmp/reference-python.sqlite
 PYTHON_SITE=/usr/lib/python3/dist-packages
 
 # start_<responder>: starts it (pid in $pid), returns once it holds its lines.
@@ -25,6 +25,10 @@ start_daemon_checked_in() {
     # the red LED is at rest whenever a timed press begins. Later starts find it stored.
     [ "$DAEMON_STARTS" -gt 1 ] || { press; usleep 100000; release; }
     wait_for '[ "$(leds)" = 100 ]' 5
+}
+start_floor() {
+    lifesignal-press-floor --chip "$SIM_LABEL" --button GPIO$BUTTON --led GPIO13 --store "$STORE_FLOOR" > /tmp/out 2>&1 & pid=$!
+    wait_for "grep -q 'press-floor: ready' /tmp/out" 30
 }
 start_reference() { # store command...
     store=$1; shift

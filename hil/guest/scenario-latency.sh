@@ -1,16 +1,19 @@
-# Scenario "latency": edge -> LED latency of four responders side by side, in one boot, timed by
+# Scenario "latency": edge -> LED latency of five responders side by side, in one boot, timed by
 # the same driver (sim-button latency), with every store in the same place (tmpfs /tmp):
 #   probe   lifesignal-gpio-probe, the Swift libgpiod backend alone: press edge -> LED, no store
 #   daemon  lifesignald: release edge -> check-in committed (WAL, synchronous=FULL) -> red LED
+#   floor   lifesignal-press-floor: the daemon's architecture (button thread, one reducer on its
+#           Store and executor, its store thread and schema, an observer for the LED) doing that
+#           and nothing else: what any device built this way pays for a press
 #   C       press-reference (libgpiod + SQLite): the daemon's job for a press in a few dozen lines
 #   Python  press-reference.py (gpiod bindings + sqlite3): the same job
-# The three that store are timed alike: the clock starts at the release (a short press checks in
+# The four that store are timed alike: the clock starts at the release (a short press checks in
 # when it ends), the acknowledgement is a steady red (GPIO13) for 200 ms, the daemon's debounce is
 # 0 (the references have none), and every check-in must be stored.
 #
 # Each responder runs ROUNDS times with PRESSES timed presses (after WARMUP untimed ones), a new
 # process each round, and the order rotates every round: a change in the host's load during the
-# boot then falls on all four alike. Compare the ratios it prints, not absolute times between runs.
+# boot then falls on all five alike. Compare the ratios it prints, not absolute times between runs.
 # Targets (issue 17) are printed, not enforced: a timing target is a benchmark, not a check.
 . /hil/latency.sh
 ROUNDS=4 PRESSES=50 WARMUP=10
@@ -53,7 +56,8 @@ step_times() {
         "$1" /tmp/starts $TRACE/trace
 }
 
-order="probe daemon C Python" round=1
+RESPONDERS="probe daemon floor C Python"
+order=$RESPONDERS round=1
 while [ $round -le $ROUNDS ]; do
     for responder in $order; do
         if check "round $round: $responder starts" start $responder; then
@@ -81,7 +85,7 @@ done
 TRACED=20
 echo 0 > $TRACE/events/gpio/gpio_value/enable
 HIST='hist:keys=common_pid.execname,id.syscall:vals=hitcount:size=4096'
-for responder in probe daemon C Python; do
+for responder in $RESPONDERS; do
     check "traced run: $responder starts" start $responder || continue
     echo "$HIST" > $TRACE/events/raw_syscalls/sys_enter/trigger
     check "traced run: $responder answers $TRACED presses" drive_quietly $responder $TRACED 0
@@ -105,6 +109,9 @@ steps() {
     case $1 in
         daemon) printf '%s\n' '==> next_comm=gpio-button ' '==> next_comm=lifesignald ' '==> next_comm=store ' \
                     ': sys_fdatasync(' ': sys_fdatasync -> ' '==> next_comm=lifesignald ' ;;
+        # (The kernel keeps 15 bytes of a thread's name.)
+        floor) printf '%s\n' '==> next_comm=gpio-button ' '==> next_comm=lifesignal-pres ' '==> next_comm=store ' \
+                    ': sys_fdatasync(' ': sys_fdatasync -> ' '==> next_comm=lifesignal-pres ' ;;
         C) printf '%s\n' '==> next_comm=press-reference ' ': sys_fdatasync(' ': sys_fdatasync -> ' ;;
         Python) printf '%s\n' '==> next_comm=python3 ' ': sys_fdatasync(' ': sys_fdatasync -> ' ;;
     esac
@@ -113,7 +120,7 @@ steps() {
 STEPPED=20 STEP_EVENTS="sched/sched_switch syscalls/sys_enter_fdatasync syscalls/sys_exit_fdatasync gpio/gpio_value"
 echo 8192 > $TRACE/buffer_size_kb
 for event in $STEP_EVENTS; do echo 1 > $TRACE/events/$event/enable; done
-for responder in daemon C Python; do
+for responder in daemon floor C Python; do
     check "stepped run: $responder starts" start $responder || continue
     rm -f /tmp/starts; : > $TRACE/trace
     check "stepped run: $responder answers $STEPPED presses" drive_quietly $responder $STEPPED 0 /dev/null /tmp/starts
@@ -135,17 +142,18 @@ for event in $STEP_EVENTS; do echo 0 > $TRACE/events/$event/enable; done
 count() { python3 -S -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM check_ins").fetchone()[0])' "$1"; }
 expected=$((ROUNDS * (PRESSES + WARMUP) + TRACED + STEPPED))
 check "daemon: every check-in stored ($(count "$STORE") of $((expected + 1)))" [ "$(count "$STORE")" = $((expected + 1)) ]
+check "floor: every check-in stored ($(count "$STORE_FLOOR") of $expected)" [ "$(count "$STORE_FLOOR")" = $expected ]
 check "C: every check-in stored ($(count "$STORE_C") of $expected)" [ "$(count "$STORE_C")" = $expected ]
 check "Python: every check-in stored ($(count "$STORE_PYTHON") of $expected)" [ "$(count "$STORE_PYTHON")" = $expected ]
 
 # The summary: percentiles over all rounds, then the ratios the targets are stated in.
 echo "HIL: latency, us ($ROUNDS rounds of $PRESSES presses each; libgpiod $(cat /hil/libgpiod-version)): LED seen by the driver"
-for responder in probe daemon C Python; do
+for responder in $RESPONDERS; do
     sim-button stats "/tmp/samples-$responder" > "/tmp/stats-$responder" 2>&1
     printf 'HIL: latency %-7s %s\n' "$responder" "$(sed 's/^latency: //' "/tmp/stats-$responder")"
 done
 echo "HIL: latency, us, the same presses: LED set by the responder (kernel gpio_value trace)"
-for responder in probe daemon C Python; do
+for responder in $RESPONDERS; do
     sim-button stats "/tmp/set-$responder" > "/tmp/stats-set-$responder" 2>&1
     printf 'HIL: latency %-7s %s\n' "$responder" "$(sed 's/^latency: //' "/tmp/stats-set-$responder")"
 done
@@ -157,7 +165,7 @@ one_line() {
     printf 'HIL: latency %-7s %s %s\n' "$who" "$rest" "$(sort -rn | cut -d' ' -f2- | sed 's/^sys_//; s/ sys_/ /' | awk 'NR > 1 { printf ", " } { printf "%s", $0 }')"
 }
 echo "HIL: latency, CPU time per press in the guest (all threads; then each thread by name)"
-for responder in probe daemon C Python; do
+for responder in $RESPONDERS; do
     awk -v who="$responder" -v n=$((ROUNDS * (PRESSES + WARMUP))) '
         { ns[$1] += $2; sw[$1] += $3; total += $2; switches += $3 }
         END {
@@ -166,7 +174,7 @@ for responder in probe daemon C Python; do
         }' "/tmp/cpu-$responder" | one_line
 done
 echo "HIL: latency, system calls per press ($TRACED presses, traced; then by thread and call, 0.5 or more)"
-for responder in probe daemon C Python; do
+for responder in $RESPONDERS; do
     awk -v who="$responder" -v n=$TRACED '
         { calls[$1 " " $2] += $3; total += $3 }
         END {
@@ -174,9 +182,10 @@ for responder in probe daemon C Python; do
             for (key in calls) if (calls[key] / n >= 0.5) printf "%.1f %s %.1f\n", calls[key] / n, key, calls[key] / n
         }' "/tmp/syscalls-$responder" | one_line
 done
-# percentile STATS RESPONDER p50|p99; ratio STATS RESPONDER p50|p99: the daemon's over the responder's.
+# percentile STATS RESPONDER p50|p99; ratio STATS RESPONDER p50|p99 [OVER]: the daemon's (or OVER's)
+# over the responder's.
 percentile() { sed -n "s/.* $3=\([0-9]*\)us.*/\1/p" "/tmp/$1-$2"; }
-ratio() { awk -v a="$(percentile "$1" daemon "$3")" -v b="$(percentile "$1" "$2" "$3")" 'BEGIN { if (b > 0) printf "%.2f", a / b }'; }
+ratio() { awk -v a="$(percentile "$1" "${4:-daemon}" "$3")" -v b="$(percentile "$1" "$2" "$3")" 'BEGIN { if (b > 0) printf "%.2f", a / b }'; }
 # verdict RATIO OPERATOR LIMIT...: "met" if every ratio compares so with its limit.
 verdict() {
     awk -v list="$*" 'BEGIN { n = split(list, w, " "); ok = n > 0
@@ -189,6 +198,9 @@ for times in seen set; do
     if [ -n "$c50" ] && [ -n "$c99" ] && [ -n "$py50" ] && [ -n "$py99" ]; then
         echo "HIL: latency daemon/C      $times: p50 ${c50}x p99 ${c99}x (target p50 <= 1.5x: $(verdict "$c50" '<=' 1.5))"
         echo "HIL: latency daemon/Python $times: p50 ${py50}x p99 ${py99}x (target both < 1x: $(verdict "$py50" '<' 1 "$py99" '<' 1))"
+        # The architecture's own share: its floor against C, and the daemon against its floor.
+        echo "HIL: latency floor/C       $times: p50 $(ratio $stats C p50 floor)x p99 $(ratio $stats C p99 floor)x"
+        echo "HIL: latency daemon/floor  $times: p50 $(ratio $stats floor p50)x p99 $(ratio $stats floor p99)x"
     else
         check "every responder has $times samples" false
     fi
