@@ -168,11 +168,13 @@ let package = Package(
         .executableTarget(
             name: "lifesignal-gpio-probe", dependencies: ["GPIOLibgpiod", "GPIOClient", log],
             path: "hil/probe", swiftSettings: strictSettings),
-        // The daemon's architecture doing a press and nothing else, beside it in the HIL guest.
+        // The daemon's architecture doing a press and nothing else: its latency floor, beside it in
+        // the HIL guest (lifesignal-press-floor) and in the benchmark (lifesignal-bench).
+        .module("PressFloorFeature", ["ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock", "GPIOClient"]),
         .executableTarget(
             name: "lifesignal-press-floor",
-            dependencies: ["CheckInModels", "CheckInStoreClient", "CheckInStoreLive", "ComposableCore", "DeviceClock", "DeviceClockLive",
-                           "GPIOClient", "GPIOLibgpiod", "SingleThreadExecutor", log],
+            dependencies: ["PressFloorFeature", "CheckInModels", "CheckInStoreClient", "CheckInStoreLive", "ComposableCore",
+                           "DeviceClock", "DeviceClockLive", "GPIOClient", "GPIOLibgpiod", "SingleThreadExecutor", log],
             path: "hil/press-floor", swiftSettings: strictSettings + customExecutorSettings + noStringProcessing,
             linkerSettings: shippedExecutableLink),
         // The systemd notification protocol ($NOTIFY_SOCKET datagrams), without libsystemd.
@@ -243,6 +245,8 @@ let package = Package(
             "ControlProtocol", "LinuxIO", "SingleThreadExecutor",
             // The backlog phase: a 100,000-row queue written straight into a store.
             "CheckInStoreLive", "CheckInModels", "SQLiteDatabase",
+            // The presses phase times the daemon's floor too.
+            "PressFloorFeature", "ComposableCore", "CheckInStoreClient", "GPIOClient",
         ], swiftSettings: strictSettings + customExecutorSettings),
         // The reference backend for development and tests (127.0.0.1 only): see docs/uplink.md.
         .module("DevServer", ["DeviceAPI", "CheckInModels", "SQLiteDatabase", "LinuxIO"]),
@@ -263,6 +267,8 @@ let package = Package(
         .tests("HealthchecksSyncFeatureTests", ["HealthchecksSyncFeature", "ComposableCore", "CheckInModels", "DeviceClock", "UplinkClient", "Backoff", "TestSupport", concurrencyExtras]),
         .tests("SettingsSyncFeatureTests", ["SettingsSyncFeature", "ComposableCore", "CheckInModels", "CheckInStoreClient", "UplinkClient", "TestSupport", concurrencyExtras]),
         .tests("StoreHealthFeatureTests", ["StoreHealthFeature", "CheckInStoreClient", "CheckInModels", "DeviceClock", "TestSupport", clocks]),
+        .tests("PressFloorFeatureTests", ["PressFloorFeature", "ComposableCore", "CheckInModels", "CheckInStoreClient", "DeviceClock",
+                                          "GPIOClient", "TestSupport", clocks, concurrencyExtras]),
         .tests("GPIOFeatureTests", ["GPIOFeature", "GPIOClient", "DeviceClock", "TestSupport", clocks]),
         .tests("PowerFeatureTests", ["PowerFeature", "CheckInModels", "CheckInStoreClient", "DeviceClock", "TestSupport", clocks,
                                      concurrencyExtras]),

@@ -2,7 +2,7 @@
 // guest beside lifesignald and the C and Python references (scenario "latency", docs/hil.md). What
 // it takes is what any device built this way pays, whatever its features:
 //   - the button through the libgpiod backend (its own thread, handing edges over in a stream),
-//   - one reducer on the project's Store, on the daemon's single-thread executor,
+//   - one reducer (PressFloorFeature) on the project's Store, on the daemon's single-thread executor,
 //   - the check-in written through the daemon's store (CheckInStoreOwner: its store thread, schema,
 //     WAL, synchronous=FULL) by an effect, which sends the answer back as an action,
 //   - the acknowledgement LED set by an observer of the state, as the daemon's LED driver does, and
@@ -23,49 +23,8 @@ import GPIOClient
 import GPIOLibgpiod
 import Glibc
 import Logging
+import PressFloorFeature
 @_spi(ExperimentalCustomExecutors) import SingleThreadExecutor
-
-struct PressFloor: Reducer {
-    struct State {
-        var acknowledging = false
-        var stored = 0
-        var failure: String?
-    }
-
-    enum Action: Sendable {
-        case button(ButtonEvent)
-        case stored(Result<CheckInRecord, StoreFailure>)
-        case acknowledgementEnded
-    }
-
-    let record: @Sendable (NewCheckIn) async throws(StoreFailure) -> CheckInRecord
-    let clock: DeviceClock
-
-    func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        switch action {
-        case let .button(event):
-            // A short press checks in when it ends, as the daemon's does.
-            guard event.kind == .released else { return .none }
-            let new = NewCheckIn(id: .random(), at: clock.now(), source: .button)
-            return .run { [record] send in
-                await send(.stored(await Result { () async throws(StoreFailure) in try await record(new) }))
-            }
-        case .stored(.success):
-            state.stored += 1
-            state.acknowledging = true
-            return .run { [clock] send in
-                try? await clock.sleep(.milliseconds(200))
-                await send(.acknowledgementEnded)
-            }
-        case let .stored(.failure(failure)):
-            state.failure = failure.message
-            return .none
-        case .acknowledgementEnded:
-            state.acknowledging = false
-            return .none
-        }
-    }
-}
 
 func argument(_ name: String) -> String {
     let arguments = CommandLine.arguments
@@ -110,14 +69,14 @@ struct PressFloorMain {
             exit(1)
         }
         let store = Store(
-            initialState: PressFloor.State(),
-            reducer: PressFloor(
+            initialState: PressFloorFeature.State(),
+            reducer: PressFloorFeature(
                 record: { new throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.record(new) } },
                 clock: .live(sleep: SingleThreadExecutorFactory.sleep(for:))))
         var lit = false
         store.observe { state, _ in
             if let failure = state.failure {
-                say("error: \(failure)")
+                say("error: \(failure.message)")
                 exit(1)
             }
             guard state.acknowledging != lit else { return }
