@@ -68,6 +68,54 @@ struct PressBenchmark {
         // The first press must find the device started (the store probed, the lines held).
         try await Self.waitUntilStarted(daemon.device)
 
+        let (fromAcceptedRelease, timeouts, pressPeriod) = await Self.timePresses(simulator, count: count, led: red)
+        // Measured while the store is still open: a clean stop checkpoints and removes the WAL.
+        let files = Self.storeFileSizes(configuration.storePath)
+        await daemon.group.triggerGracefulShutdown()
+        try await running.value
+
+        print("## Press → durable store → acknowledgement LED (simulated GPIO, in-process device, \(count) presses)")
+        print("from the debouncer accepting the release: \(fromAcceptedRelease.summary)")
+        print("(add the debounce period, \(milliseconds(simulator.debounce)), for the time from the last contact bounce)")
+        if timeouts > 0 { print("presses without an acknowledgement within 5 s: \(timeouts)") }
+        if timeouts > 0 { throw BenchError("\(timeouts) presses were not acknowledged; see \(log)") }
+        print("store files after the presses, still open: \(files)")
+        // What the latency above contains that is the machine's, not the daemon's: the wake of the
+        // debounce timer (the measurement starts at its deadline) and the fsync of a disk that idled
+        // since the last press (the back-to-back disk reference printed first is the disk at its best).
+        print("of which the machine's: the debounce timer's wake after its deadline (\(milliseconds(simulator.debounce)) sleeps on the device's executor): \(try await Self.timerLateness(sleeping: simulator.debounce).summary)")
+        let spacing = pressPeriod - .milliseconds(1)
+        let disk = try DiskBaseline.measureInPlace(in: directory, count: 200, spacing: spacing)
+        print("and the disk's: 4 × 4 KiB in place + fdatasync, one every \(milliseconds(spacing)) like the presses: \(disk.summary)")
+        print("target: p99 ≤ 1.5 × the spaced disk's p99: \(format(ratio(fromAcceptedRelease.percentile(99), disk.percentile(99)))) ×")
+        let floor = try await PressFloorBenchmark.run(in: directory + "/floor", count: count, like: simulator)
+        print("floor (the daemon's architecture doing a press and nothing else: PressFloorFeature on the same executor, the "
+              + "device's store, a switch bouncing alike; same presses, same disk): \(floor.summary)")
+        print("floor: p99 \(format(ratio(floor.percentile(99), disk.percentile(99)))) × the spaced disk's p99; daemon/floor p50 "
+              + "\(format(ratio(fromAcceptedRelease.percentile(50), floor.percentile(50)))) ×, p99 "
+              + "\(format(ratio(fromAcceptedRelease.percentile(99), floor.percentile(99)))) ×")
+        if let reference {
+            // Twice: storing on the release edge itself, and with the daemon's stable-level debounce
+            // (timed from release + debounce, as the daemon is above).
+            for debounce in [Duration.zero, simulator.debounce] {
+                let figures = try runReference(reference, spacing: spacing, debounce: debounce)
+                let how = debounce == .zero ? "on the release edge" : "after a \(milliseconds(debounce)) stable-level debounce like the daemon's"
+                print("reference (Python, gpiozero mock pins, sqlite3 WAL + FULL, LED after the commit, \(how); same presses, same disk): \(figures)")
+                if let p50 = figures.p50, let p99 = figures.p99 {
+                    print("target: below the reference at p50 and p99: daemon/reference p50 "
+                          + "\(format(ratio(fromAcceptedRelease.percentile(50), p50))) ×, p99 \(format(ratio(fromAcceptedRelease.percentile(99), p99))) ×")
+                }
+            }
+        } else {
+            print("reference program not run (scripts/bench runs it: --reference-python, --reference-script)")
+        }
+        print("")
+    }
+
+    /// Presses `simulator`'s switch `count` times and times each from the debouncer accepting the
+    /// release to LED `led` lighting; each acknowledgement must end before the next press (or it
+    /// would show no change). A press unanswered within 5 s counts as a timeout.
+    static func timePresses(_ simulator: SimulatedGPIO, count: Int, led: Int) async -> (Sample, timeouts: Int, period: Duration) {
         let (changes, continuation) = AsyncStream<LEDChange>.makeStream()
         let observation = simulator.observeLEDs { change, _ in continuation.yield(change) }
         defer { observation.cancel() }
@@ -91,53 +139,17 @@ struct PressBenchmark {
             }
             defer { watchdog.cancel() }
             await simulator.press(hold: hold)
-            guard let acknowledged = await next(&iterator, index: red, on: true) else {
+            guard let acknowledged = await next(&iterator, index: led, on: true) else {
                 timeouts += 1
                 continue
             }
             fromAcceptedRelease.add(acknowledged.at - accepted)
-            // The acknowledgement ends (red off) before the next press, or it would show no change.
-            guard await next(&iterator, index: red, on: false) != nil else {
+            guard await next(&iterator, index: led, on: false) != nil else {
                 timeouts += 1
                 continue
             }
         }
-        let pressPeriod = (monotonicNow() - pressesStarted) / max(count, 1)
-        // Measured while the store is still open: a clean stop checkpoints and removes the WAL.
-        let files = Self.storeFileSizes(configuration.storePath)
-        await daemon.group.triggerGracefulShutdown()
-        try await running.value
-
-        print("## Press → durable store → acknowledgement LED (simulated GPIO, in-process device, \(count) presses)")
-        print("from the debouncer accepting the release: \(fromAcceptedRelease.summary)")
-        print("(add the debounce period, \(milliseconds(simulator.debounce)), for the time from the last contact bounce)")
-        if timeouts > 0 { print("presses without an acknowledgement within 5 s: \(timeouts)") }
-        if timeouts > 0 { throw BenchError("\(timeouts) presses were not acknowledged; see \(log)") }
-        print("store files after the presses, still open: \(files)")
-        // What the latency above contains that is the machine's, not the daemon's: the wake of the
-        // debounce timer (the measurement starts at its deadline) and the fsync of a disk that idled
-        // since the last press (the back-to-back disk reference printed first is the disk at its best).
-        print("of which the machine's: the debounce timer's wake after its deadline (\(milliseconds(simulator.debounce)) sleeps on the device's executor): \(try await Self.timerLateness(sleeping: simulator.debounce).summary)")
-        let spacing = pressPeriod - .milliseconds(1)
-        let disk = try DiskBaseline.measureInPlace(in: directory, count: 200, spacing: spacing)
-        print("and the disk's: 4 × 4 KiB in place + fdatasync, one every \(milliseconds(spacing)) like the presses: \(disk.summary)")
-        print("target: p99 ≤ 1.5 × the spaced disk's p99: \(format(ratio(fromAcceptedRelease.percentile(99), disk.percentile(99)))) ×")
-        if let reference {
-            // Twice: storing on the release edge itself, and with the daemon's stable-level debounce
-            // (timed from release + debounce, as the daemon is above).
-            for debounce in [Duration.zero, simulator.debounce] {
-                let figures = try runReference(reference, spacing: spacing, debounce: debounce)
-                let how = debounce == .zero ? "on the release edge" : "after a \(milliseconds(debounce)) stable-level debounce like the daemon's"
-                print("reference (Python, gpiozero mock pins, sqlite3 WAL + FULL, LED after the commit, \(how); same presses, same disk): \(figures)")
-                if let p50 = figures.p50, let p99 = figures.p99 {
-                    print("target: below the reference at p50 and p99: daemon/reference p50 "
-                          + "\(format(ratio(fromAcceptedRelease.percentile(50), p50))) ×, p99 \(format(ratio(fromAcceptedRelease.percentile(99), p99))) ×")
-                }
-            }
-        } else {
-            print("reference program not run (scripts/bench runs it: --reference-python, --reference-script)")
-        }
-        print("")
+        return (fromAcceptedRelease, timeouts, (monotonicNow() - pressesStarted) / max(count, 1))
     }
 
     /// Runs the reference program with the same press count and spacing, in the same work folder.
@@ -186,7 +198,7 @@ struct PressBenchmark {
     }
 
     /// The next change of LED `index` to `on`, skipping others; nil on the watchdog's marker.
-    private func next(_ iterator: inout AsyncStream<LEDChange>.Iterator, index: Int, on: Bool) async -> LEDChange? {
+    private static func next(_ iterator: inout AsyncStream<LEDChange>.Iterator, index: Int, on: Bool) async -> LEDChange? {
         while let change = await iterator.next(isolation: MainActor.shared) {
             if change.index == -1 { return nil }
             if change.index == index && change.on == on { return change }

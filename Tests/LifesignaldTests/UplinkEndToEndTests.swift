@@ -78,7 +78,7 @@ final class UplinkEndToEndTests: XCTestCase {
         server.standardOutput = FileHandle.nullDevice
         // Kept for the assertion below: under a sanitizer its report is the only clue to a bad exit.
         let serverLog = serverDirectory.appendingPathComponent("stderr.log")
-        FileManager.default.createFile(atPath: serverLog.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: serverLog.path, contents: nil)
         server.standardError = try FileHandle(forWritingTo: serverLog)
         try server.run()
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
