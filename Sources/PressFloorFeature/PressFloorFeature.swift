@@ -69,3 +69,22 @@ public struct PressFloorFeature: Reducer {
         }
     }
 }
+
+extension PressFloorFeature {
+    /// The floor running: its store, with an observer that sets the acknowledgement LED from the
+    /// state as the daemon's LED driver does (only when it changes, before the action's effects start).
+    @MainActor
+    public static func running(
+        record: @escaping @Sendable (NewCheckIn) async throws(StoreFailure) -> CheckInRecord, clock: DeviceClock,
+        setLED: @escaping (Bool) -> Void
+    ) -> Store<PressFloorFeature> {
+        let store = Store(initialState: State(), reducer: PressFloorFeature(record: record, clock: clock))
+        var lit = false
+        store.observe { state, _ in
+            guard state.acknowledging != lit else { return }
+            lit = state.acknowledging
+            setLED(lit)
+        }
+        return store
+    }
+}

@@ -29,17 +29,10 @@ enum PressFloorBenchmark {
         let simulator = SimulatedGPIO(ledCount: 1, debounce: device.debounce, chatter: device.chatter,
                                       monotonicNow: monotonicNow, sleep: SingleThreadExecutorFactory.sleep(for:))
         let lines = simulator.client
-        let store = Store(
-            initialState: PressFloorFeature.State(),
-            reducer: PressFloorFeature(
-                record: { new throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.record(new) } },
-                clock: .live(sleep: SingleThreadExecutorFactory.sleep(for:))))
-        var lit = false
-        store.observe { state, _ in
-            guard state.acknowledging != lit else { return }
-            lit = state.acknowledging
-            try? lines.setLED(0, lit)  // a refusal shows as a press without an acknowledgement
-        }
+        let store = PressFloorFeature.running(
+            record: { new throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.record(new) } },
+            clock: .live(sleep: SingleThreadExecutorFactory.sleep(for:)),
+            setLED: { on in try? lines.setLED(0, on) })  // a refusal shows as a press without an acknowledgement
         let feeding = Task { for await event in lines.buttonEvents { store.send(.button(event)) } }
         let (sample, timeouts, _) = await PressBenchmark.timePresses(simulator, count: count, led: 0)
         lines.shutdown()

@@ -95,4 +95,20 @@ final class PressFloorFeatureTests: XCTestCase {
         XCTAssertEqual(recorded.checkIns.withLock { $0 }, [])
         await store.finish()
     }
+
+    func testTheRunningFloorSetsTheLEDOnlyWhenTheAcknowledgementChanges() async {
+        clock = TestClock()
+        var written: [Bool] = []
+        let store = PressFloorFeature.running(record: { new throws(StoreFailure) in CheckInRecord(new) },
+                                              clock: .driven(by: clock, startingAt: Self.start),
+                                              setLED: { written.append($0) })
+        store.send(.stored(.success(stored())))
+        store.send(.stored(.success(stored())))
+        XCTAssertEqual(written, [true], "lit once, before the acknowledgement's timer runs")
+        store.send(.acknowledgementEnded)
+        store.send(.button(ButtonEvent(.pressed, at: .seconds(1))))
+        XCTAssertEqual(written, [true, false])
+        store.cancelAllEffects()
+        await store.waitForEffects()
+    }
 }

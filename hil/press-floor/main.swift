@@ -68,23 +68,20 @@ struct PressFloorMain {
             say("error: \(error)")
             exit(1)
         }
-        let store = Store(
-            initialState: PressFloorFeature.State(),
-            reducer: PressFloorFeature(
-                record: { new throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.record(new) } },
-                clock: .live(sleep: SingleThreadExecutorFactory.sleep(for:))))
-        var lit = false
+        let store = PressFloorFeature.running(
+            record: { new throws(StoreFailure) in try await owner.perform { database throws(StoreFailure) in try database.record(new) } },
+            clock: .live(sleep: SingleThreadExecutorFactory.sleep(for:)),
+            setLED: { on in
+                do {
+                    try gpio.setLED(0, on)
+                } catch {
+                    say("error: \(error)")
+                    exit(1)
+                }
+            })
         store.observe { state, _ in
             if let failure = state.failure {
                 say("error: \(failure.message)")
-                exit(1)
-            }
-            guard state.acknowledging != lit else { return }
-            lit = state.acknowledging
-            do {
-                try gpio.setLED(0, lit)
-            } catch {
-                say("error: \(error)")
                 exit(1)
             }
         }
