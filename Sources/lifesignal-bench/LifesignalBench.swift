@@ -68,6 +68,7 @@ final class Bench {
         }
         if options.phases.contains("presses") {
             try await PressBenchmark(directory: directory + "/presses", count: options.presses, extraConfig: try extraConfig(),
+                                     floor: options.phases.contains("floor"),
                                      reference: options.referencePython.flatMap { python in
                                          options.referenceScript.map { PressBenchmark.Reference(python: python, script: $0) }
                                      }).run()

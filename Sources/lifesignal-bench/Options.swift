@@ -21,14 +21,15 @@ struct Options {
     /// The mqtt phase: the daemon's [mqtt] keep_alive in seconds, and check-ins timed against each broker.
     var mqttKeepAlive = 60
     var mqttCheckIns = 1000
-    var phases: Set<String> = ["ready", "idle", "check-ins", "presses", "backlog", "uplink", "idle-connections", "mqtt", "sizes"]
+    static let allPhases = ["ready", "idle", "check-ins", "presses", "floor", "backlog", "uplink", "idle-connections", "mqtt", "sizes"]
+    var phases = Set(Self.allPhases)
 
     static let usage = """
         usage: lifesignal-bench [--binaries DIR] [--presses N] [--check-ins N] [--memory-every N] [--idle-seconds S]
                                 [--ready-runs N] [--backlog N] [--batch-size N] [--status-interval MS]
                                 [--idle-connections N] [--status-requests N] [--work-dir DIR]
                                 [--reference-python PYTHON --reference-script FILE] [--mqtt-keep-alive S] [--mqtt-check-ins N]
-                                [--extra-config FILE] [--phases ready,idle,check-ins,presses,backlog,uplink,idle-connections,mqtt,sizes]
+                                [--extra-config FILE] [--phases ready,idle,check-ins,presses,floor,backlog,uplink,idle-connections,mqtt,sizes]
           --binaries     folder with the lifesignald to measure (default: this program's folder)
           --memory-every print resident memory after every N check-ins (default 5000): the growth curve
           --backlog      rows queued for the backlog phase (default 100000); --batch-size its [uplink] batch_size;
@@ -39,6 +40,8 @@ struct Options {
           --work-dir     where the temporary store goes; must be a real disk (not tmpfs) for write figures
           --reference-python, --reference-script  the presses phase also runs this reference program
                          (scripts/reference/press-reference.py, gpiozero + sqlite3) and prints the ratios
+          --phases       floor: after the presses phase's own (it needs presses), the same presses through the
+                         daemon's floor, its architecture doing a press and nothing else (PressFloorFeature)
           --extra-config  TOML appended to the configuration of the daemon phases and of the presses phase
           --mqtt-keep-alive  the mqtt phase's [mqtt] keep_alive in seconds (default 60); --mqtt-check-ins N
                          check-ins timed with the broker connected and with one that never answers (default 1000)
@@ -76,6 +79,12 @@ struct Options {
             case "--phases": phases = Set(value.split(separator: ",").map(String.init))
             default: throw UsageError("unknown option \(argument)\n\(Self.usage)")
             }
+        }
+        if let unknown = phases.subtracting(Self.allPhases).sorted().first {
+            throw UsageError("unknown phase '\(unknown)' (phases: \(Self.allPhases.joined(separator: ",")))")
+        }
+        if phases.contains("floor") && !phases.contains("presses") {
+            throw UsageError("the floor phase runs after the presses phase: give --phases presses,floor")
         }
     }
 }

@@ -20,6 +20,9 @@ struct PressBenchmark {
     let count: Int
     /// Appended to the bench's configuration (`--extra-config`).
     let extraConfig: String
+    /// Also time the same presses through the daemon's floor (`--phases presses,floor`). Off for
+    /// the scripts that trace or count the daemon's presses alone.
+    let floor: Bool
     /// The yardstick: a minimal Python program doing the same for a press (scripts/reference).
     let reference: Reference?
 
@@ -88,12 +91,14 @@ struct PressBenchmark {
         let disk = try DiskBaseline.measureInPlace(in: directory, count: 200, spacing: spacing)
         print("and the disk's: 4 × 4 KiB in place + fdatasync, one every \(milliseconds(spacing)) like the presses: \(disk.summary)")
         print("target: p99 ≤ 1.5 × the spaced disk's p99: \(format(ratio(fromAcceptedRelease.percentile(99), disk.percentile(99)))) ×")
-        let floor = try await PressFloorBenchmark.run(in: directory + "/floor", count: count, like: simulator)
-        print("floor (the daemon's architecture doing a press and nothing else: PressFloorFeature on the same executor, the "
-              + "device's store, a switch bouncing alike; same presses, same disk): \(floor.summary)")
-        print("floor: p99 \(format(ratio(floor.percentile(99), disk.percentile(99)))) × the spaced disk's p99; daemon/floor p50 "
-              + "\(format(ratio(fromAcceptedRelease.percentile(50), floor.percentile(50)))) ×, p99 "
-              + "\(format(ratio(fromAcceptedRelease.percentile(99), floor.percentile(99)))) ×")
+        if floor {
+            let floor = try await PressFloorBenchmark.run(in: directory + "/floor", count: count, like: simulator)
+            print("floor (the daemon's architecture doing a press and nothing else: PressFloorFeature on the same executor, the "
+                  + "device's store, a switch bouncing alike; same presses, same disk): \(floor.summary)")
+            print("floor: p99 \(format(ratio(floor.percentile(99), disk.percentile(99)))) × the spaced disk's p99; daemon/floor p50 "
+                  + "\(format(ratio(fromAcceptedRelease.percentile(50), floor.percentile(50)))) ×, p99 "
+                  + "\(format(ratio(fromAcceptedRelease.percentile(99), floor.percentile(99)))) ×")
+        }
         if let reference {
             // Twice: storing on the release edge itself, and with the daemon's stable-level debounce
             // (timed from release + debounce, as the daemon is above).
