@@ -107,11 +107,12 @@ done
 # steps RESPONDER: one pattern a line, each a fixed string of a trace line.
 steps() {
     case $1 in
-        daemon) printf '%s\n' '==> next_comm=gpio-button ' '==> next_comm=lifesignald ' '==> next_comm=store ' \
-                    ': sys_fdatasync(' ': sys_fdatasync -> ' '==> next_comm=lifesignald ' ;;
-        # (The kernel keeps 15 bytes of a thread's name.)
-        floor) printf '%s\n' '==> next_comm=gpio-button ' '==> next_comm=lifesignal-pres ' '==> next_comm=store ' \
-                    ': sys_fdatasync(' ': sys_fdatasync -> ' '==> next_comm=lifesignal-pres ' ;;
+        # The daemon and its floor hop alike; only the main thread's name differs (the kernel keeps
+        # 15 bytes of it).
+        daemon | floor)
+            main=lifesignald; [ "$1" = floor ] && main=lifesignal-pres
+            printf '%s\n' '==> next_comm=gpio-button ' "==> next_comm=$main " '==> next_comm=store ' \
+                ': sys_fdatasync(' ': sys_fdatasync -> ' "==> next_comm=$main " ;;
         C) printf '%s\n' '==> next_comm=press-reference ' ': sys_fdatasync(' ': sys_fdatasync -> ' ;;
         Python) printf '%s\n' '==> next_comm=python3 ' ': sys_fdatasync(' ': sys_fdatasync -> ' ;;
     esac
