@@ -177,6 +177,12 @@ extension DeviceFeature {
         private var timeUnknown: Bool { checkIn.elapsedTimeUnknown || checkIn.localTimeUnknown }
         private var mqttOutageIsFault: Bool { mqtt?.isUnavailable == true && mqtt?.outageIsFault == true }
 
+        /// A check-in is being written. Until the store answers, what is not the LEDs (the log's
+        /// lines, systemd's status line, the terminal's caption) waits, so that on the one thread
+        /// that reduces actions nothing but the write stands between the release and the
+        /// acknowledgement (docs/architecture.md).
+        public var acknowledgementPending: Bool { checkIn.isCheckingIn }
+
         /// What the LEDs show: on battery, the calm indicators give way to `on_battery`; anything
         /// that asks something of the person (and a fault) shows as ever.
         public var indicator: Indicator { indicator(of: checkIn) }

@@ -69,9 +69,10 @@ public final class Device {
         ) { line, _ in await handler.handle(line) }
 
         // The LEDs first: an acknowledgement is shown before anything else happens for it (the
-        // control socket's answer, the log line).
-        var previous = store.state
-        var shown = previous.indicator
+        // control socket's answer, the log line). The log's lines wait while a check-in is written.
+        var shown = store.state.indicator
+        let actionLog = HeldActionLog(initial: store.state, holds: \.acknowledgementPending,
+                                      entries: DeviceFeature.log, write: { logger.write($0) })
         let buzzerPatterns = configuration.buzzer
         store.observe { [leds, waiters, logger] state, action in
             let indicator = state.indicator
@@ -86,10 +87,9 @@ public final class Device {
             default: break
             }
             waiters.deliver(action)
-            logger.write(DeviceFeature.log(action, before: previous, after: state))
+            actionLog.record(action, after: state)
             if indicator != shown { logger.debug("LEDs show \(indicator.rawValue)") }
             shown = indicator
-            previous = state
         }
     }
 

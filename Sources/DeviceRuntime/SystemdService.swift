@@ -33,7 +33,9 @@ struct SystemdService: Service, CustomStringConvertible {
         var last = device.summary
         messages.send([.ready, .status(last)])
         let (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        device.store.observe { _, _ in changed.yield() }
+        // Not while a check-in is being written: the line is worked out on the thread that
+        // would otherwise go on to the write (the answer's action brings it up to date).
+        device.store.observe { state, _ in if !state.acknowledgementPending { changed.yield() } }
         for await _ in changes {
             let line = device.summary
             guard line != last else { continue }

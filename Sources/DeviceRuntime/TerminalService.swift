@@ -38,8 +38,8 @@ struct TerminalService: Service, CustomStringConvertible {
         terminal.printLine("Simulated button: space/enter = press, l = long press, q = quit")
         await MainActor.run {
             terminal.setCaption(device.summary)
-            device.store.observe { [weak device] _, _ in
-                if let device { terminal.setCaption(device.summary) }
+            device.store.observe { [weak device] state, _ in
+                if let device, !state.acknowledgementPending { terminal.setCaption(device.summary) }
             }
         }
         await cancelWhenGracefulShutdown {

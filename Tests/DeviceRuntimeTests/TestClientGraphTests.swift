@@ -33,29 +33,10 @@ final class TestClientGraphTests: XCTestCase {
         let directory = try TemporaryDirectory(prefix: "lifesignal-graph")
         var configuration = DeviceConfiguration.forTests(in: directory)
         configuration.acknowledgement = .seconds(1)
-        let clock = TestClock<Duration>()
-        let checkIns = FakeCheckInStore(settings: StoredSettings(settings: .default, version: 1, appliedFromConfig: nil))
-        let press = InstantClock()
-        let board = SimulatedGPIO(ledCount: 3, debounce: .milliseconds(20), chatter: .none,
-                                  monotonicNow: { press.now }, sleep: { try await press.sleep($0) })
-        let ids = Mutex<UInt64>(0)
+        let graph = TestClientGraph(start: Self.start)
+        let (clock, checkIns, board) = (graph.clock, graph.checkIns, graph.board)
 
-        var dependencies = DeviceDependencies.failing
-        dependencies.clock = .driven(by: clock, startingAt: Self.start)
-        dependencies.newID = { ids.withLock { $0 += 1; return CheckInID(high: 0x4000, low: 0x8000_0000_0000_0000 | $0) } }
-        dependencies.gpio = .holding(.simulated(board), initial: board.client)
-        dependencies.store.checkIns = checkIns.client
-        dependencies.store.alerts = FakeAlertStore().client
-        dependencies.store.powerEvents = FakePowerEventStore().client
-        dependencies.store.responders.removedWatchers = { [] }
-        dependencies.store.alertQueue.depth = { 0 }
-        dependencies.store.notifications.load = {
-            NotificationSnapshot(notifications: [], preferences: NotificationPreferences(), pendingChangeCount: 0)
-        }
-        dependencies.store.maintenance.probe = { StoreProbeReport() }
-        dependencies.wallClock = WallClockChangesClient(changes: { nil })
-
-        let device = await RunningDevice(configuration, dependencies: dependencies, simulator: board)
+        let device = await RunningDevice(configuration, dependencies: graph.dependencies, simulator: board)
         self.device = device
         try await device.start()
         let language = configuration.ledLanguage
