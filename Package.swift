@@ -11,7 +11,7 @@
 //                     SQLiteDatabase/CSQLite), GPIOLibgpiod (over CGPIOD), UplinkLive (over libcurl/CCurl,
 //                     wire format in DeviceAPI), LinuxIO (eventfd, poll threads; over CLinuxSupport),
 //                     TerminalQRCode (over libqrencode/CQRencode, for lifesignalctl only)
-//   daemon plumbing   ControlProtocol, ControlSocket, DeviceRuntime (the composition root), OperatorCLI
+//   daemon plumbing   ControlProtocol, ControlSocket, ServiceTree, DeviceRuntime (the composition root), OperatorCLI
 //   executables       lifesignald, lifesignalctl, lifesignal-devserver (reference backend, DevServer)
 import PackageDescription
 
@@ -62,7 +62,6 @@ extension Target {
 }
 
 let log: Target.Dependency = .product(name: "Logging", package: "swift-log")
-let lifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 let clocks: Target.Dependency = .product(name: "Clocks", package: "swift-clocks")
 let customDump: Target.Dependency = .product(name: "CustomDump", package: "swift-custom-dump")
@@ -81,7 +80,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Test-only: deterministic clocks, readable state diffs, serial executor for async tests.
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
@@ -220,9 +218,11 @@ let package = Package(
                                   "LEDDriver", "DependentsFeature", "RespondersFeature"]),
         .module("ControlProtocol", ["CheckInModels", "JSONCoding"]),
         .module("ControlSocket", ["LinuxIO", "CheckInModels"]),
+        // The daemon's services started in order and shut down in reverse, on SIGTERM/SIGINT.
+        .module("ServiceTree", ["LinuxIO", log]),
         .module("DeviceRuntime", [
             "ComposableCore", "DeviceFeature", "CheckInFeature", "DeviceConfig", "DeviceControl", "DeviceLive", "DeviceLogging",
-            "ControlProtocol", "ControlSocket", "LEDDriver", "GPIOSimulated", "SimulatorTerminal", "SystemdNotify", log, lifecycle,
+            "ControlProtocol", "ControlSocket", "LEDDriver", "GPIOSimulated", "SimulatorTerminal", "SystemdNotify", log, "ServiceTree",
             "GPIOClient", "CheckInModels",
         ]),
         .module("OperatorCLI", ["ControlProtocol", "ControlSocket", "CheckInModels", "DeviceConfig", "LinuxIO",
@@ -299,6 +299,7 @@ let package = Package(
         .tests("SimulatorTerminalTests", ["SimulatorTerminal", "GPIOSimulated", "GPIOClient", "LinuxIO", "TestSupport"]),
         .tests("GPIOLibgpiodTests", ["GPIOLibgpiod", "GPIOClient", "TestSupport", log]),
         .tests("LinuxIOTests", ["LinuxIO", "TestSupport"]),
+        .tests("ServiceTreeTests", ["ServiceTree", "LinuxIO", "TestSupport", log]),
         .tests("SystemdNotifyTests", ["SystemdNotify", "TestSupport"]),
         .testTarget(name: "SingleThreadExecutorTests", dependencies: ["SingleThreadExecutor", "LinuxIO"],
                     swiftSettings: strictSettings + customExecutorSettings),

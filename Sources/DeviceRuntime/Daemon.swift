@@ -2,14 +2,15 @@ public import DeviceConfig
 import Synchronization
 public import DeviceLogging
 public import Logging
-public import ServiceLifecycle
+public import ServiceTree
+import Glibc
 public import DeviceLive
 public import GPIOSimulated
 import SimulatorTerminal
 public import DeviceFeature
 
 /// lifesignald's life: the log, the live dependencies, the device, and every long-running part as
-/// a service in one group, started in order and shut down in reverse on SIGTERM/SIGINT.
+/// a service in one tree, started in order and shut down in reverse on SIGTERM/SIGINT.
 public enum Daemon {
     /// Runs until SIGTERM/SIGINT (or `q` in the terminal view); returns the process exit code.
     /// `sleep` is the executor's sleep, whose cancelled sleeps free their memory at once.
@@ -33,7 +34,7 @@ public enum Daemon {
             return error.exitCode
         }
         do {
-            try await daemon.group.run()
+            try await daemon.tree.run()
         } catch let error as StartupError {
             logger.critical("\(error.message)")
             SystemdNotifyOnce.startFailed(error.message, environment: environment)
@@ -46,12 +47,12 @@ public enum Daemon {
         return 0
     }
 
-    /// The daemon as built, not yet running: `group.run()` runs it until SIGTERM/SIGINT or
-    /// `group.triggerGracefulShutdown()` (the benchmark runs it in-process that way).
+    /// The daemon as built, not yet running: `tree.run()` runs it until SIGTERM/SIGINT or
+    /// `tree.triggerGracefulShutdown()` (the benchmark runs it in-process that way).
     public struct Instance: Sendable {
         public let device: Device
         public let resources: Resources
-        public let group: ServiceGroup
+        public let tree: ServiceTree
     }
 
     /// What the device holds besides its dependencies: the simulated board (the terminal view,
@@ -86,19 +87,18 @@ public enum Daemon {
         if let simulator = resources.simulator {
             simulatePress = { hold in _ = await simulator.press(hold: hold) }
         }
-        // A low battery stops the daemon as SIGTERM does: the group exists only after the device.
+        // A low battery stops the daemon as SIGTERM does: the tree exists only after the device.
         let stop = StopTrigger()
         var dependencies = dependencies
         dependencies.requestStop = { stop.fire() }
         let device = await Device(configuration: configuration, dependencies: dependencies, logger: logger,
                                   simulatePress: simulatePress, simulator: resources.simulator)
-        let group = await ServiceGroup(configuration: .init(
-            services: services(configuration, resources: resources, device: device, sleep: dependencies.clock.sleep,
-                               environment: environment, sink: sink, logger: logger),
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger))
-        stop.set { Task { await group.triggerGracefulShutdown() } }
-        return Instance(device: device, resources: resources, group: group)
+        let tree = ServiceTree(
+            services: await services(configuration, resources: resources, device: device, sleep: dependencies.clock.sleep,
+                                     environment: environment, sink: sink, logger: logger),
+            shutdownSignals: [SIGTERM, SIGINT], logger: logger)
+        stop.set { [weak tree] in tree?.triggerGracefulShutdown() }
+        return Instance(device: device, resources: resources, tree: tree)
     }
 
     /// One line per event on stderr, with journald priorities under systemd.
@@ -117,15 +117,15 @@ public enum Daemon {
     static func services(
         _ configuration: DeviceConfiguration, resources: Resources, device: Device,
         sleep: @escaping @Sendable (Duration) async throws -> Void, environment: [String: String], sink: LogSink, logger: Logger
-    ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
+    ) -> [any Service] {
         let store = device.store
         let (ready, isReady) = AsyncStream<Void>.makeStream()
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: ResourcesService(resources: resources)),
-            .init(service: FeatureService(name: "gpio", store: store, start: .gpio(.start), stop: .gpio(.stop))),
-            .init(service: LEDService(leds: device.leds, buzzer: device.buzzer, store: store)),
-            .init(service: CoreService(store: store)),
-            .init(service: FeatureService(name: "wall-clock", store: store, start: .watchWallClock, stop: nil)),
+        var services: [any Service] = [
+            ResourcesService(resources: resources),
+            FeatureService(name: "gpio", store: store, start: .gpio(.start), stop: .gpio(.stop)),
+            LEDService(leds: device.leds, buzzer: device.buzzer, store: store),
+            CoreService(store: store),
+            FeatureService(name: "wall-clock", store: store, start: .watchWallClock, stop: nil),
         ]
         // The uplink's parts that are configured, each with the lifetime of a service.
         let state = store.state
@@ -147,19 +147,17 @@ public enum Daemon {
              state.healthchecksEventUpload != nil),
         ]
         for (name, start, stop, configured) in uplinkParts where configured {
-            services.append(.init(service: FeatureService(name: name, store: store, start: start, stop: stop)))
+            services.append(FeatureService(name: name, store: store, start: start, stop: stop))
         }
         if state.mqtt != nil {
-            services.append(.init(service: MQTTService(store: store)))
+            services.append(MQTTService(store: store))
         }
         if configuration.uplink != nil || configuration.healthchecks != nil || configuration.mqtt != nil {
-            services.append(.init(service: FeatureService(name: "network", store: store, start: .watchNetwork, stop: nil)))
+            services.append(FeatureService(name: "network", store: store, start: .watchNetwork, stop: nil))
         }
         if let simulator = resources.simulator, wantsTerminal(configuration) {
-            services.append(.init(
-                service: TerminalService(simulator: simulator, configuration: configuration, device: device,
-                                         useColor: environment["NO_COLOR"] == nil, logSink: sink),
-                successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup))
+            services.append(TerminalService(simulator: simulator, configuration: configuration, device: device,
+                                            useColor: environment["NO_COLOR"] == nil, logSink: sink))
         }
         let readyLine: Logger.Metadata = [
             "store": "\(configuration.storePath)", "socket": "\(configuration.controlSocket)",
@@ -167,15 +165,12 @@ public enum Daemon {
             "uplink": "\(configuration.uplink?.url ?? "none (offline device)")",
             "mqtt": "\(state.mqtt.map { "\($0.broker) as \($0.identity.baseTopic)" } ?? "none")",
         ]
-        services.append(.init(
-            service: ControlSocketService(server: device.control, ready: isReady,
-                                          onReady: { logger.notice("lifesignald ready", metadata: readyLine) }),
-            failureTerminationBehavior: .gracefullyShutdownGroup))
+        services.append(ControlSocketService(server: device.control, ready: isReady,
+                                             onReady: { logger.notice("lifesignald ready", metadata: readyLine) }))
         let systemd = SystemdChannel(environment: environment, logger: logger)
-        services.append(.init(service: SystemdService(channel: systemd, device: device, ready: ready)))
+        services.append(SystemdService(channel: systemd, device: device, ready: ready))
         if let channel = systemd.channel, let interval = systemd.watchdogInterval {
-            services.append(.init(service: WatchdogService(channel: channel, interval: interval,
-                                                           sleep: sleep)))
+            services.append(WatchdogService(channel: channel, interval: interval, sleep: sleep))
         }
         return services
     }
@@ -188,7 +183,7 @@ public enum Daemon {
     }
 }
 
-/// Stops the group once it exists (set after it is made), from wherever the device asks.
+/// Stops the tree once it exists (set after it is made), from wherever the device asks.
 final class StopTrigger: Sendable {
     private let action = Mutex<(@Sendable () -> Void)?>(nil)
     private let fired = Mutex(false)

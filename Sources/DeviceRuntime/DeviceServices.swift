@@ -4,7 +4,7 @@ import DeviceFeature
 import DeviceLive
 import LEDDriver
 import Logging
-import ServiceLifecycle
+import ServiceTree
 
 /// A part of the device feature that lives as long as a service: its `start` action's effects run
 /// until graceful shutdown, then its `stop` action ends them. The service tree's order gives the

@@ -1,6 +1,6 @@
 import ComposableCore
 import DeviceFeature
-import ServiceLifecycle
+import ServiceTree
 
 /// The MQTT connection: connecting (and reconnecting) while the daemon runs; at shutdown the
 /// device says `offline` and disconnects cleanly before the store and the connection's thread go.

@@ -1,7 +1,7 @@
 import ComposableCore
 import DeviceFeature
 import Logging
-import ServiceLifecycle
+import ServiceTree
 import SystemdNotify
 
 /// What systemd hears from the daemon (`Type=notify`): `READY=1` once the device is up, a one-line

@@ -4,12 +4,12 @@ import DeviceConfig
 import DeviceLogging
 import GPIOSimulated
 import Logging
-import ServiceLifecycle
+import ServiceTree
 import SimulatorTerminal
 
 /// The simulated board drawn in the terminal the daemon runs in: keys press the button, the LEDs
 /// and a caption are drawn on one status line, log lines go above it. `q` ends the daemon as
-/// SIGTERM does (the service returns, and the group shuts down gracefully).
+/// SIGTERM does (the service returns, and the rest of the tree shuts down in order).
 struct TerminalService: Service, CustomStringConvertible {
     let simulator: SimulatedGPIO
     let configuration: DeviceConfiguration

@@ -66,7 +66,7 @@ struct PressBenchmark {
         } catch {
             throw BenchError("the device did not start: \(error.message)")
         }
-        let running = Task { try await daemon.group.run() }
+        let running = Task { try await daemon.tree.run() }
         guard let simulator = daemon.resources.simulator else { throw BenchError("the device is not on simulated GPIO") }
         // The first press must find the device started (the store probed, the lines held).
         try await Self.waitUntilStarted(daemon.device)
@@ -74,7 +74,7 @@ struct PressBenchmark {
         let (fromAcceptedRelease, timeouts, pressPeriod) = await Self.timePresses(simulator, count: count, led: red)
         // Measured while the store is still open: a clean stop checkpoints and removes the WAL.
         let files = Self.storeFileSizes(configuration.storePath)
-        await daemon.group.triggerGracefulShutdown()
+        daemon.tree.triggerGracefulShutdown()
         try await running.value
 
         print("## Press → durable store → acknowledgement LED (simulated GPIO, in-process device, \(count) presses)")

@@ -96,8 +96,8 @@ final class RunningDevice {
     }
 
     func start(file: StaticString = #filePath, line: UInt = #line) async throws {
-        let group = instance.group
-        running = Task { try? await group.run() }
+        let tree = instance.tree
+        running = Task { try? await tree.run() }
         try await waitUntil("the device has loaded its store and answers on its socket", file: file, line: line) {
             guard state.checkIn.hasLoadedHistory, state.checkIn.hasLoadedSettings else { return false }
             return (try? await request(ControlRequest(.status)).ok) == true
@@ -106,7 +106,7 @@ final class RunningDevice {
 
     /// Shuts the service tree down as SIGTERM does, and waits until every service has ended.
     func stop() async {
-        await instance.group.triggerGracefulShutdown()
+        instance.tree.triggerGracefulShutdown()
         await running?.value
         running = nil
     }
