@@ -36,6 +36,20 @@ let shippedExecutableLink: [LinkerSetting] = [.unsafeFlags(
     ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
     .when(configuration: .release))]
 
+/// Each function in a section of its own in release builds: the linker can then drop the ones
+/// nothing calls and lay out the ones the daemon runs together (`hotFunctionsFirst`). Without it
+/// the compiler puts most of a file's functions in one section, which moves only as a whole.
+let functionSections: [SwiftSetting] = [.unsafeFlags(["-function-sections"], .when(configuration: .release))]
+
+/// The daemon's release link puts the functions it runs (`scripts/symbol-order` lists them) first
+/// and together, so the pages it touches are few and adjacent: resident memory is the pages a
+/// process touched and their neighbours, not the binary's size (BENCHMARKS.md, "Memory"). A stale
+/// list costs memory, never correctness; `scripts/symbol-order --check` says how stale it is.
+let hotFunctionsFirst: [LinkerSetting] = [.unsafeFlags(
+    ["-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/lifesignald/hot-functions.order",
+     "-Xlinker", "--no-warn-symbol-ordering"],
+    .when(configuration: .release))]
+
 /// What the daemon links does without the standard library's _StringProcessing (Regex and the
 /// string algorithms built on it): linked statically, it and the Unicode name tables it needs are
 /// about 1.5 MB of the binary (BENCHMARKS.md, "Memory and size"). The operator's CLI, the
@@ -53,7 +67,7 @@ let crossModuleOptimization: [SwiftSetting] = [.unsafeFlags(["-cross-module-opti
 extension Target {
     static func module(_ name: String, _ deps: [Target.Dependency] = []) -> Target {
         .target(name: name, dependencies: deps,
-                swiftSettings: strictSettings + (modulesOutsideTheDaemon.contains(name) ? [] : noStringProcessing)
+                swiftSettings: strictSettings + functionSections + (modulesOutsideTheDaemon.contains(name) ? [] : noStringProcessing)
                     + (specialisedByClients.contains(name) ? crossModuleOptimization : []))
     }
     static func tests(_ name: String, _ deps: [Target.Dependency]) -> Target {
@@ -231,14 +245,15 @@ let package = Package(
                                  "MQTTFeature", "TerminalQRCode", argumentParser]),
         .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "DeviceLive", "LinuxIO", "SingleThreadExecutor", "CheckInModels",
                                                             "DeviceClock", "DeviceClockLive"],
-                          swiftSettings: strictSettings + customExecutorSettings + noStringProcessing,
-                          linkerSettings: shippedExecutableLink),
-        .executableTarget(name: "lifesignalctl", dependencies: ["OperatorCLI"], swiftSettings: strictSettings,
+                          exclude: ["hot-functions.order"],
+                          swiftSettings: strictSettings + functionSections + customExecutorSettings + noStringProcessing,
+                          linkerSettings: shippedExecutableLink + hotFunctionsFirst),
+        .executableTarget(name: "lifesignalctl", dependencies: ["OperatorCLI"], swiftSettings: strictSettings + functionSections,
                           linkerSettings: shippedExecutableLink),
         // The floor lifesignald's memory and size are compared with (scripts/bench): a static Swift
         // program holding a SQLite store and nothing else, linked like the daemon.
         .executableTarget(name: "lifesignal-floor", dependencies: ["SQLiteDatabase"],
-                          swiftSettings: strictSettings + noStringProcessing, linkerSettings: shippedExecutableLink),
+                          swiftSettings: strictSettings + functionSections + noStringProcessing, linkerSettings: shippedExecutableLink),
         // scripts/bench: drives the release daemon and measures latency, memory, wake-ups, writes.
         .executableTarget(name: "lifesignal-bench", dependencies: [
             "DeviceRuntime", "DeviceLogging", "DeviceLive", "DeviceFeature", "DeviceConfig", "DeviceClock", "DeviceClockLive", "GPIOSimulated", "ControlSocket",

@@ -146,8 +146,10 @@ final class Bench {
         _ = try request(.checkIn, config: config)
         // The acknowledgement pattern ends after 200 ms. The control handler's 10 s answer timeout
         // stays scheduled after the answer (a cancelled Task.sleep still fires, as a no-op, at its
-        // deadline): wait it out so the window shows the steady state, not that one wake-up.
-        pause(.seconds(11))
+        // deadline), and who is told of a missed check-in is logged once, 30 s after the start
+        // (RespondersFeature's `announceAfter`): wait both out so the window shows the steady
+        // state, not those one-off wake-ups.
+        pause(.seconds(31))
 
         if options.phases.contains("idle") {
             idle(daemon, seconds: options.idleSeconds, clock: clockState())
@@ -191,7 +193,7 @@ final class Bench {
             pause(.milliseconds(1))
         }
         _ = try request(.checkIn, config: config)
-        pause(.seconds(11))  // the acknowledgement and the control handler's answer timeout, as above
+        pause(.seconds(31))  // the acknowledgement, the answer timeout and the responders' line, as above
         idle(child, seconds: options.idleSeconds, clock: "the clock synchronised by systemd-timesyncd's flag (private /run)")
         let code = child.stop()
         guard code == 0 else { throw BenchError("the namespaced lifesignald exited with \(code); see \(log)") }
