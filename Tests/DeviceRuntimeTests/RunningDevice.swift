@@ -33,6 +33,8 @@ final class RunningDevice {
     /// Every action the device's store reduced, in order.
     private(set) var actions: [DeviceFeature.Action] = []
     private var running: Task<Void, Never>?
+    /// True once the service tree's `run()` has returned: every service has ended.
+    private(set) var hasStopped = false
 
     var device: Device { instance.device }
     var store: Store<DeviceFeature> { device.store }
@@ -97,7 +99,10 @@ final class RunningDevice {
 
     func start(file: StaticString = #filePath, line: UInt = #line) async throws {
         let tree = instance.tree
-        running = Task { try? await tree.run() }
+        running = Task {
+            try? await tree.run()
+            hasStopped = true
+        }
         try await waitUntil("the device has loaded its store and answers on its socket", file: file, line: line) {
             guard state.checkIn.hasLoadedHistory, state.checkIn.hasLoadedSettings else { return false }
             return (try? await request(ControlRequest(.status)).ok) == true
@@ -107,6 +112,11 @@ final class RunningDevice {
     /// Shuts the service tree down as SIGTERM does, and waits until every service has ended.
     func stop() async {
         instance.tree.triggerGracefulShutdown()
+        await stopped()
+    }
+
+    /// Waits until every service has ended, however the shutdown started.
+    func stopped() async {
         await running?.value
         running = nil
     }

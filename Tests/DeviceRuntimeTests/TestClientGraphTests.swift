@@ -9,6 +9,7 @@ import DeviceFeature
 @testable import DeviceRuntime
 import GPIOClient
 import GPIOSimulated
+import Glibc
 import LEDLanguage
 import Synchronization
 import TestSupport
@@ -105,5 +106,39 @@ final class TestClientGraphTests: XCTestCase {
         let stored = try XCTUnwrap(lines.firstIndex { $0.contains("check-in stored") })
         XCTAssertLessThan(lost, stored, "the lines come out in the order of their actions")
         XCTAssertFalse(device.state.acknowledgementPending)
+    }
+
+    /// SIGTERM (systemd's stop) while a press's check-in is being written: the daemon stops taking
+    /// requests, but the device waits for the write, and the tree ends only once the check-in is
+    /// stored; the LEDs go off after that, never before.
+    func testSIGTERMDuringACheckInsWriteStopsOnlyOnceTheCheckInIsStored() async throws {
+        UnexpectedCall.failTests()
+        let directory = try TemporaryDirectory(prefix: "lifesignal-stop-mid-write")
+        let graph = TestClientGraph(start: Self.start)
+        let (checkIns, board) = (graph.checkIns, graph.board)
+        let device = await RunningDevice(.forTests(in: directory), dependencies: graph.dependencies, simulator: board)
+        self.device = device
+        try await device.start()
+
+        checkIns.holdWrites()
+        let pressed = await board.press(hold: .milliseconds(200))
+        XCTAssertTrue(pressed)
+        try await waitUntil("the press's write is under way") { device.state.acknowledgementPending }
+        kill(getpid(), SIGTERM)  // to the process, as systemd sends it; the tree's signal watcher takes it
+        try await waitUntil("the shutdown has reached the device") {
+            device.actions.contains { if case .stopping = $0 { true } else { false } }
+        }
+        XCTAssertTrue(device.log.contains("stopping: SIGTERM"), device.log.all.joined(separator: "\n"))
+        let answer = try? await device.request(ControlRequest(.status))
+        XCTAssertNil(answer, "the control socket closed first: nothing new arrives")
+        XCTAssertTrue(device.state.acknowledgementPending)
+        XCTAssertFalse(device.hasStopped, "the tree waits for the write")
+        XCTAssertEqual(checkIns.records.count, 0)
+
+        try await waitUntil("the held write is let through") { checkIns.releaseHeldWrite() }
+        await device.stopped()
+        XCTAssertEqual(checkIns.records.map(\.source), [.button], "the press's check-in is stored")
+        XCTAssertTrue(device.log.contains("check-in stored"))
+        XCTAssertEqual(board.ledLevels, [false, false, false], "the LEDs go off once the device has stopped")
     }
 }
