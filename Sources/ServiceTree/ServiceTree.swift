@@ -104,7 +104,7 @@ public final class ServiceTree: Sendable {
             // The service asked last; services.count while none has been asked.
             var asked = services.count
             for await event in events {
-                var cause: ShutdownCause?
+                let cause: ShutdownCause
                 switch event {
                 case .shutdown(let reason):
                     cause = reason
@@ -117,7 +117,7 @@ public final class ServiceTree: Sendable {
                         cause = .serviceEnded(names[index])
                     }
                 }
-                if !shuttingDown, let cause {
+                if !shuttingDown {
                     shuttingDown = true
                     logger.notice("stopping: \(cause)")
                 }
