@@ -82,18 +82,8 @@ final class TestClientGraphTests: XCTestCase {
     /// in order once the store has answered. Here the board's chip goes away during the write: a
     /// fault a person must be able to read in the journal, held for the length of the write only.
     func testLinesOfActionsDuringAWriteComeOutInOrderOnceTheStoreHasAnswered() async throws {
-        UnexpectedCall.failTests()
         let directory = try TemporaryDirectory(prefix: "lifesignal-ack-first")
-        let graph = TestClientGraph(start: Self.start)
-        let (checkIns, board) = (graph.checkIns, graph.board)
-        let device = await RunningDevice(.forTests(in: directory), dependencies: graph.dependencies, simulator: board)
-        self.device = device
-        try await device.start()
-
-        checkIns.holdWrites()
-        let pressed = await board.press(hold: .milliseconds(200))
-        XCTAssertTrue(pressed)
-        try await waitUntil("the press's write is under way") { device.state.acknowledgementPending }
+        let (device, checkIns, board) = try await startedWithAPressBeingWritten(in: directory)
         board.removeChip()
         try await waitUntil("the lost chip is reduced") { device.state.conditions.contains { $0.kind == .gpioUnavailable } }
         XCTAssertFalse(device.log.contains("GPIO simulated chip lost"),
@@ -112,18 +102,8 @@ final class TestClientGraphTests: XCTestCase {
     /// requests, but the device waits for the write, and the tree ends only once the check-in is
     /// stored; the LEDs go off after that, never before.
     func testSIGTERMDuringACheckInsWriteStopsOnlyOnceTheCheckInIsStored() async throws {
-        UnexpectedCall.failTests()
         let directory = try TemporaryDirectory(prefix: "lifesignal-stop-mid-write")
-        let graph = TestClientGraph(start: Self.start)
-        let (checkIns, board) = (graph.checkIns, graph.board)
-        let device = await RunningDevice(.forTests(in: directory), dependencies: graph.dependencies, simulator: board)
-        self.device = device
-        try await device.start()
-
-        checkIns.holdWrites()
-        let pressed = await board.press(hold: .milliseconds(200))
-        XCTAssertTrue(pressed)
-        try await waitUntil("the press's write is under way") { device.state.acknowledgementPending }
+        let (device, checkIns, board) = try await startedWithAPressBeingWritten(in: directory)
         kill(getpid(), SIGTERM)  // to the process, as systemd sends it; the tree's signal watcher takes it
         try await waitUntil("the shutdown has reached the device") {
             device.actions.contains { if case .stopping = $0 { true } else { false } }
@@ -140,5 +120,24 @@ final class TestClientGraphTests: XCTestCase {
         XCTAssertEqual(checkIns.records.map(\.source), [.button], "the press's check-in is stored")
         XCTAssertTrue(device.log.contains("check-in stored"))
         XCTAssertEqual(board.ledLevels, [false, false, false], "the LEDs go off once the device has stopped")
+    }
+
+    /// A device on the test graph (its socket in `directory`, which the caller keeps), started,
+    /// with a press's check-in held in the store's write.
+    private func startedWithAPressBeingWritten(
+        in directory: TemporaryDirectory
+    ) async throws -> (RunningDevice, FakeCheckInStore, SimulatedGPIO) {
+        UnexpectedCall.failTests()
+        let graph = TestClientGraph(start: Self.start)
+        let (checkIns, board) = (graph.checkIns, graph.board)
+        let device = await RunningDevice(.forTests(in: directory), dependencies: graph.dependencies, simulator: board)
+        self.device = device
+        try await device.start()
+
+        checkIns.holdWrites()
+        let pressed = await board.press(hold: .milliseconds(200))
+        XCTAssertTrue(pressed)
+        try await waitUntil("the press's write is under way") { device.state.acknowledgementPending }
+        return (device, checkIns, board)
     }
 }
