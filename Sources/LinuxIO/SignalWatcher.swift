@@ -9,7 +9,8 @@ import Synchronization
 /// signals for itself, so they arrive even when the daemon inherited them blocked (a parent's
 /// mask passes to its children). `stop()` puts back what the signals did before.
 ///
-/// One watcher per process at a time: the handler has one pipe to write to.
+/// One watcher per process at a time: the handler has one pipe to write to. Its thread holds it,
+/// so it lives until `stop()`; dropping it does not stop it.
 public final class SignalWatcher: Sendable {
     private let signals: [Int32]
     private let previous: [SavedDisposition]
@@ -75,10 +76,6 @@ public final class SignalWatcher: Sendable {
         restore(previous)
         loop.stop()
         watcherActive.store(false, ordering: .sequentiallyConsistent)
-    }
-
-    deinit {
-        stop()
     }
 
     private func run(onSignal: @Sendable (Int32) -> Void) {
