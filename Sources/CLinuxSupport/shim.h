@@ -1,5 +1,5 @@
 // Linux declarations that Swift's Glibc module leaves out: eventfd (prompt wake-up of poll loops),
-// adjtimex (is the clock synchronised?) and pthread_setname_np (names the daemon's threads for top and gdb). All from glibc itself.
+// adjtimex (is the clock synchronised?), malloc_trim and pthread_setname_np (names the daemon's threads for top and gdb). All from glibc itself.
 //
 // No _GNU_SOURCE here on purpose: it changes the shape of structs that Swift's Glibc module also
 // defines (fd_set, ...), and clang then refuses the two definitions. Declare single functions instead.
@@ -12,6 +12,9 @@
 #include <sys/timerfd.h>
 // inotify: wakes when a device node appears in /dev (a GPIO chip whose driver loads late).
 #include <sys/inotify.h>
+
+// malloc_trim: hands the pages malloc holds free back to the kernel (LinuxIO's FreedMemory).
+#include <malloc.h>
 
 // glibc: int pthread_setname_np(pthread_t, const char *), pthread_t being unsigned long on Linux.
 extern int pthread_setname_np(unsigned long thread, const char *name);

@@ -141,7 +141,13 @@ extension CheckInDatabase {
         }
         try connection.pragma("wal_autocheckpoint", set: "0")
         try connection.pragma("journal_size_limit", set: String(CheckpointPolicy.journalSizeLimit))
+        try connection.pragma("cache_size", set: String(-pageCacheKiB))
     }
+
+    /// SQLite's page cache per connection, in KiB. Its default, 2 MiB, would fill over the years
+    /// as the history grows and stay resident; the device reads recent rows and its indexes'
+    /// upper pages, and a page outside the cache is one read from the kernel's page cache.
+    static let pageCacheKiB = 256
 
     /// The database and WAL files the connection has open, as device and inode. Taken from the
     /// paths just after opening; SQLite's own check (`SQLITE_FCNTL_HAS_MOVED`, inode only) must

@@ -1,4 +1,5 @@
 public import CheckInStoreClient
+import LinuxIO
 import SQLiteDatabase
 
 /// How every write runs (one transaction, checked against the files at the path before and after),
@@ -103,7 +104,10 @@ extension CheckInDatabase {
         do throws(SQLiteError) {
             let result = try connection.checkpoint(checkpoint == .truncate ? .truncate : .passive)
             checkpoints.ran(checkpoint, complete: result.isComplete)
-            if result.isComplete { try startLogOver() }
+            if result.isComplete {
+                try startLogOver()
+                returnsFreedMemoryWhenIdle = true
+            }
             lastCheckpointFailure = nil
         } catch {
             checkpoints.failed()
@@ -122,11 +126,26 @@ extension CheckInDatabase {
         }
     }
 
-    /// Makes the store thread run `checkpointIfDue` whenever it is idle after work.
+    /// Makes the store thread run `checkpointIfDue` whenever it is idle after work, then give back
+    /// the memory opening or a checkpoint freed.
     nonisolated func checkpointWhenIdle() {
         executor.whenIdle { [weak self] in
-            self?.assumeIsolated { database in database.checkpointIfDue() }
+            self?.assumeIsolated { database in
+                database.checkpointIfDue()
+                database.returnFreedMemoryIfDue()
+            }
         }
+    }
+
+    /// Opening the store (a new file's schema, its migrations, the first load) and a checkpoint
+    /// each peak at about twice what the store keeps; glibc would keep the freed pages in the
+    /// store thread's malloc arena for good. Not after every write: a press's next write would
+    /// then fault its pages in again inside its acknowledgement.
+    func returnFreedMemoryIfDue() {
+        guard returnsFreedMemoryWhenIdle else { return }
+        returnsFreedMemoryWhenIdle = false
+        freedMemoryReturns += 1
+        FreedMemory.returnToTheSystem()
     }
 
     /// Returns once the store thread has run everything queued before, including the idle

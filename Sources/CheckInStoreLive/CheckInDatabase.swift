@@ -38,6 +38,11 @@ public actor CheckInDatabase {
     public internal(set) var lastCheckpointFailure: StoreFailure?
     /// Compiled once: parsing the INSERT was a large share of a check-in's CPU time.
     var cachedInsert: Statement?
+    /// Give the pages malloc holds free back at the next idle moment: set when the store opens and
+    /// after each complete checkpoint, the store's two peaks (CheckInDatabase+Writes.swift).
+    var returnsFreedMemoryWhenIdle = true
+    /// How many times the store gave freed memory back (for tests).
+    var freedMemoryReturns = 0
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
