@@ -31,10 +31,23 @@ let customExecutorSettings: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disa
 /// relative relocations of a static Swift binary into a DT_RELR table (0.9 MB → 7 KB; glibc ≥ 2.36,
 /// as in Debian 12 and Raspberry Pi OS bookworm), and nothing is exported dynamically (0.9 MB of
 /// symbol names and hashes nobody looks up: no plugin links against the daemon, and a static
-/// binary has no runtime backtracer to name frames).
+/// binary has no runtime backtracer to name frames). No unwind-table index either: nothing in
+/// these programs unwinds (Swift's errors are return values; the runtime and the C code do not
+/// throw), and scripts/build-deb strips the tables themselves (1.9 MB of the daemon), so no
+/// program header may point at them.
 let shippedExecutableLink: [LinkerSetting] = [.unsafeFlags(
-    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
+     "-Xlinker", "--no-eh-frame-hdr"],
     .when(configuration: .release))]
+
+/// The shipped executables take the little of libstdc++ the Swift runtime uses (strings, a tree,
+/// new/delete, guards) from its archive rather than mapping the shared library: its load and
+/// relocations made 1.1 MiB of the idle daemon's resident pages for about 70 KB of code used
+/// (BENCHMARKS.md, "Memory"). swiftc's static-stdlib link asks for `-lstdc++` ahead of anything a
+/// package can add, so a search folder with a linker script by that name, found before GCC's
+/// own folder, points it at `libstdc++.a`. The GCC runtime library exception allows this.
+let staticCxxRuntime: [LinkerSetting] = [.unsafeFlags(
+    ["-L\(Context.packageDirectory)/Sources/lifesignald/link"], .when(configuration: .release))]
 
 /// Each function in a section of its own in release builds: the linker can then drop the ones
 /// nothing calls and lay out the ones the daemon runs together (`hotFunctionsFirst`). Without it
@@ -64,11 +77,25 @@ let modulesOutsideTheDaemon: Set<String> = ["OperatorCLI", "DevServer", "TestSup
 let specialisedByClients: Set<String> = ["ComposableCore"]
 let crossModuleOptimization: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
 
+/// Modules that a press, its store write and its LEDs never run through: start-up (the config),
+/// the control socket's protocol, the uplink, MQTT, the watchers and the terminal. Optimised for
+/// size, since their code is most of the binary and its start-up part stays resident
+/// (BENCHMARKS.md, "Memory and size"); everything on the press's path keeps `-O`.
+let optimisedForSize: Set<String> = [
+    "ConfigFile", "DeviceConfig", "ControlProtocol", "ControlSocket", "DeviceControl", "JSONCoding", "DeviceAPI",
+    "UplinkClient", "UplinkLive", "MQTTClient", "MQTTFeature", "MQTTLive", "DependentsClient", "DependentsFeature",
+    "RespondersClient", "RespondersFeature", "SettingsSyncFeature", "HealthchecksSyncFeature", "HeartbeatFeature",
+    "PingListenerFeature", "Backoff", "ServiceTree", "SystemdNotify", "SimulatorTerminal", "TerminalQRCode",
+    "OperatorCLI", "DevServer",
+]
+let sizeOptimisation: [SwiftSetting] = [.unsafeFlags(["-Osize"], .when(configuration: .release))]
+
 extension Target {
     static func module(_ name: String, _ deps: [Target.Dependency] = []) -> Target {
         .target(name: name, dependencies: deps,
                 swiftSettings: strictSettings + functionSections + (modulesOutsideTheDaemon.contains(name) ? [] : noStringProcessing)
-                    + (specialisedByClients.contains(name) ? crossModuleOptimization : []))
+                    + (specialisedByClients.contains(name) ? crossModuleOptimization : [])
+                    + (optimisedForSize.contains(name) ? sizeOptimisation : []))
     }
     static func tests(_ name: String, _ deps: [Target.Dependency]) -> Target {
         .testTarget(name: name, dependencies: deps, swiftSettings: strictSettings)
@@ -188,7 +215,7 @@ let package = Package(
             dependencies: ["PressFloorFeature", "CheckInModels", "CheckInStoreClient", "CheckInStoreLive", "ComposableCore",
                            "DeviceClock", "DeviceClockLive", "GPIOClient", "GPIOLibgpiod", "SingleThreadExecutor", log],
             path: "hil/press-floor", swiftSettings: strictSettings + customExecutorSettings + noStringProcessing,
-            linkerSettings: shippedExecutableLink),
+            linkerSettings: shippedExecutableLink + staticCxxRuntime),
         // The systemd notification protocol ($NOTIFY_SOCKET datagrams), without libsystemd.
         .module("SystemdNotify", ["LinuxIO"]),
         // One loop thread for every Swift job and timer, so an idle daemon does not wake (see
@@ -245,15 +272,16 @@ let package = Package(
                                  "MQTTFeature", "TerminalQRCode", argumentParser]),
         .executableTarget(name: "lifesignald", dependencies: ["DeviceRuntime", "DeviceLive", "LinuxIO", "SingleThreadExecutor", "CheckInModels",
                                                             "DeviceClock", "DeviceClockLive"],
-                          exclude: ["hot-functions.order"],
+                          exclude: ["hot-functions.order", "link"],
                           swiftSettings: strictSettings + functionSections + customExecutorSettings + noStringProcessing,
-                          linkerSettings: shippedExecutableLink + hotFunctionsFirst),
+                          linkerSettings: shippedExecutableLink + staticCxxRuntime + hotFunctionsFirst),
         .executableTarget(name: "lifesignalctl", dependencies: ["OperatorCLI"], swiftSettings: strictSettings + functionSections,
-                          linkerSettings: shippedExecutableLink),
+                          linkerSettings: shippedExecutableLink + staticCxxRuntime),
         // The floor lifesignald's memory and size are compared with (scripts/bench): a static Swift
         // program holding a SQLite store and nothing else, linked like the daemon.
         .executableTarget(name: "lifesignal-floor", dependencies: ["SQLiteDatabase"],
-                          swiftSettings: strictSettings + functionSections + noStringProcessing, linkerSettings: shippedExecutableLink),
+                          swiftSettings: strictSettings + functionSections + noStringProcessing,
+                          linkerSettings: shippedExecutableLink + staticCxxRuntime),
         // scripts/bench: drives the release daemon and measures latency, memory, wake-ups, writes.
         .executableTarget(name: "lifesignal-bench", dependencies: [
             "DeviceRuntime", "DeviceLogging", "DeviceLive", "DeviceFeature", "DeviceConfig", "DeviceClock", "DeviceClockLive", "GPIOSimulated", "ControlSocket",

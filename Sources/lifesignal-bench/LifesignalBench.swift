@@ -303,7 +303,7 @@ final class Bench {
         let start = monotonic()
         while monotonic() - start < .seconds(10), !(ProcFS.read(log) ?? "").contains("ready") { pause(.milliseconds(5)) }
         pause(.seconds(1))
-        print("floor (lifesignal-floor: static Swift runtime, libc, libstdc++, SQLite with one row, nothing else): "
+        print("floor (lifesignal-floor: static Swift runtime, libc, SQLite with one row, nothing else; linked like the daemon): "
               + "\(megabytes(kilobytes: ProcFS.residentKilobytes(floor.pid) ?? -1)) (\(ProcFS.residentBreakdown(floor.pid)))")
     }
 
@@ -320,7 +320,8 @@ final class Bench {
             }
             var line = "\(name): \(megabytes(kilobytes: Int(info.st_size) / 1024)) as built"
             let stripped = directory + "/\(name).stripped"
-            if runQuietly("/usr/bin/strip", ["-o", stripped, path]), stat(stripped, &info) == 0 {
+            // As scripts/build-deb ships it: without symbols and unwind tables.
+            if runQuietly("/usr/bin/strip", ["--remove-section=.eh_frame", "-o", stripped, path]), stat(stripped, &info) == 0 {
                 line += ", \(megabytes(kilobytes: Int(info.st_size) / 1024)) stripped"
             }
             print(line)

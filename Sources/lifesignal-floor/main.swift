@@ -2,7 +2,8 @@
 // lifesignald's own figures (scripts/bench, "ready" and "sizes"; BENCHMARKS.md, "Memory and
 // size"). Built like lifesignald (release, static Swift runtime, the same link), it opens a SQLite
 // store in WAL mode with a check-in table, writes one row durably, and sleeps in poll until
-// SIGTERM: the Swift runtime, libc, libstdc++ and SQLite, and nothing of the device.
+// SIGTERM: the Swift runtime (with the pieces of libstdc++ it uses), libc and SQLite, and nothing of
+// the device.
 //
 // Usage: lifesignal-floor DATABASE
 import Glibc
