@@ -33,7 +33,7 @@ let customExecutorSettings: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disa
 /// symbol names and hashes nobody looks up: no plugin links against the daemon, and a static
 /// binary has no runtime backtracer to name frames). No unwind-table index either: nothing in
 /// these programs unwinds (Swift's errors are return values; the runtime and the C code do not
-/// throw), and scripts/build-deb strips the tables themselves (1.9 MB of the daemon), so no
+/// throw), and scripts/build-deb strips the tables themselves (with the index, 1.9 MB of the daemon), so no
 /// program header may point at them.
 let shippedExecutableLink: [LinkerSetting] = [.unsafeFlags(
     ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
