@@ -32,9 +32,9 @@ let customExecutorSettings: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disa
 /// as in Debian 12 and Raspberry Pi OS bookworm), and nothing is exported dynamically (0.9 MB of
 /// symbol names and hashes nobody looks up: no plugin links against the daemon, and a static
 /// binary has no runtime backtracer to name frames). No unwind-table index either: nothing in
-/// these programs unwinds (Swift's errors are return values; the runtime and the C code do not
-/// throw), and scripts/build-deb strips the tables themselves (with the index, 1.9 MB of the daemon), so no
-/// program header may point at them.
+/// these programs unwinds (Swift's errors are return values, and nothing catches a C++
+/// exception), and scripts/build-deb strips the tables themselves (1.5 MB of the daemon, the
+/// index 0.35 MB more), so no program header may point at them.
 let shippedExecutableLink: [LinkerSetting] = [.unsafeFlags(
     ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
      "-Xlinker", "--no-eh-frame-hdr"],
@@ -79,8 +79,9 @@ let crossModuleOptimization: [SwiftSetting] = [.unsafeFlags(["-cross-module-opti
 
 /// Modules that a press, its store write and its LEDs never run through: start-up (the config),
 /// the control socket's protocol, the uplink, MQTT, the watchers and the terminal. Optimised for
-/// size, since their code is most of the binary and its start-up part stays resident
-/// (BENCHMARKS.md, "Memory and size"); everything on the press's path keeps `-O`.
+/// size (0.45 MB less of the daemon), since their code is most of the binary and its start-up
+/// part stays resident (docs/architecture.md, "What the daemon links"); everything on the press's
+/// path keeps `-O`.
 let optimisedForSize: Set<String> = [
     "ConfigFile", "DeviceConfig", "ControlProtocol", "ControlSocket", "DeviceControl", "JSONCoding", "DeviceAPI",
     "UplinkClient", "UplinkLive", "MQTTClient", "MQTTFeature", "MQTTLive", "DependentsClient", "DependentsFeature",

@@ -204,7 +204,7 @@ final class CheckpointTests: XCTestCase {
         _ = try await database.record(NewCheckIn(id: .random(), at: instant(wall: 100), source: .button))
         await database.waitUntilIdle()
         let behind = await database.checkpoints.commitsBehind
-        XCTAssertEqual(behind, 0, "the fourth commit's idle moment runs a complete checkpoint")
+        XCTAssertEqual(behind, 0, "the commit that reaches the rule is followed by a complete checkpoint")
         returns = await database.freedMemoryReturns
         XCTAssertEqual(returns, 2, "after the checkpoint")
         await database.close()
