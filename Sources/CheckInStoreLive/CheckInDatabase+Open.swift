@@ -103,6 +103,9 @@ extension CheckInDatabase {
             action = "configure durable writes"
             try requireDurableWrites(connection)
 
+            action = "bound the page cache"
+            try connection.pragma("cache_size", set: String(-pageCacheKiB))
+
             action = "migrate the schema"
             let migrated = try migrate(connection)
             guard migrated == Schema.latestVersion else { throw unknownSchema(path: path, found: migrated) }
@@ -141,7 +144,6 @@ extension CheckInDatabase {
         }
         try connection.pragma("wal_autocheckpoint", set: "0")
         try connection.pragma("journal_size_limit", set: String(CheckpointPolicy.journalSizeLimit))
-        try connection.pragma("cache_size", set: String(-pageCacheKiB))
     }
 
     /// SQLite's page cache per connection, in KiB. Its default, 2 MiB, would fill over the years
