@@ -58,9 +58,12 @@ let functionSections: [SwiftSetting] = [.unsafeFlags(["-function-sections"], .wh
 /// and together, so the pages it touches are few and adjacent: resident memory is the pages a
 /// process touched and their neighbours, not the binary's size (BENCHMARKS.md, "Memory"). A stale
 /// list costs memory, never correctness; `scripts/symbol-order --check` says how stale it is.
+/// The compiler's private functions have no symbol to list: a linker script puts them all (about
+/// 40 KB) in front (`Sources/lifesignald/link/private-functions.ld`).
 let hotFunctionsFirst: [LinkerSetting] = [.unsafeFlags(
     ["-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/lifesignald/hot-functions.order",
-     "-Xlinker", "--no-warn-symbol-ordering"],
+     "-Xlinker", "--no-warn-symbol-ordering",
+     "-Xlinker", "--script=\(Context.packageDirectory)/Sources/lifesignald/link/private-functions.ld"],
     .when(configuration: .release))]
 
 /// What the daemon links does without the standard library's _StringProcessing (Regex and the
