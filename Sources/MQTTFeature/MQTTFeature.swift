@@ -59,6 +59,7 @@ public struct MQTTFeature: Reducer {
         static let messages = EffectID("mqtt-messages")
         static let retry = EffectID("mqtt-retry")
         static let grace = EffectID("mqtt-fault-grace")
+        static let statePublishing = EffectID("mqtt-state-publishing")
     }
 
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -76,8 +77,9 @@ public struct MQTTFeature: Reducer {
             state.nextRetry = nil
             state.retryDelay = nil
             state.publishedState = nil
+            state.statePublishesInFlight = 0
             return .merge(
-                .cancel(id: CancelID.retry), .cancel(id: CancelID.grace),
+                .cancel(id: CancelID.retry), .cancel(id: CancelID.grace), .cancel(id: CancelID.statePublishing),
                 reduceEvents(&state, .stop),
                 .run { [client, clock, identity = state.identity] send in
                     // Said before leaving (a clean disconnect sends no last will), but a broker that
@@ -112,6 +114,7 @@ public struct MQTTFeature: Reducer {
             state.subscriptionProblem = nil
             state.lastConnected = clock.now().wall
             state.publishedState = state.device
+            state.statePublishesInFlight = 1
             return .merge(.cancel(id: CancelID.grace), announceAndSubscribe(state))
 
         case let .connection(.connectFailed(failure)), let .connection(.connectionLost(failure)):
@@ -130,9 +133,15 @@ public struct MQTTFeature: Reducer {
         case let .announced(failure):
             // A dropped connection says so on its own; a refusal here means commands cannot arrive.
             guard state.connection == .connected else { return .none }
+            state.statePublishesInFlight = max(0, state.statePublishesInFlight - 1)
             if let failure, failure.kind == .rejected { state.subscriptionProblem = failure.message }
             // Events follow the announcement: Home Assistant knows the entities they are for.
-            return reduceEvents(&state, .start)
+            return .merge(reduceEvents(&state, .start), publishStateIfChanged(&state))
+
+        case .statePublished:
+            guard state.connection == .connected else { return .none }
+            state.statePublishesInFlight = max(0, state.statePublishesInFlight - 1)
+            return publishStateIfChanged(&state)
 
         case let .message(message):
             return receive(message, &state)
@@ -163,10 +172,7 @@ public struct MQTTFeature: Reducer {
                 effects.append(.send(.eventOccurred(.overdue(deadline: previous.nextDeadline ?? device.nextDeadline,
                                                              at: clock.now().wall))))
             }
-            if state.connection == .connected, state.publishedState != device {
-                state.publishedState = device
-                effects.append(publishState(device, state.identity))
-            }
+            effects.append(publishStateIfChanged(&state))
             return .merge(effects)
 
         case let .eventOccurred(event):
@@ -221,6 +227,7 @@ public struct MQTTFeature: Reducer {
         state.consecutiveFailures += 1
         state.lastFailure = failure
         state.publishedState = nil
+        state.statePublishesInFlight = 0
         let now = clock.now().wall
         if firstFailure { state.unavailableSince = now }
         let delay = backoff.delay(afterFailures: state.consecutiveFailures, random: random)
@@ -228,6 +235,7 @@ public struct MQTTFeature: Reducer {
         state.retryDelay = delay
         return .merge(
             reduceEvents(&state, .stop),
+            .cancel(id: CancelID.statePublishing),
             .run { [clock] send in
                 do {
                     try await clock.sleep(delay)
@@ -263,6 +271,7 @@ public struct MQTTFeature: Reducer {
                                                    + peers)
             if case let .failure(failure) = subscribed { await send(.announced(failure)) } else { await send(.announced(nil)) }
         }
+        .cancellable(id: CancelID.statePublishing)
     }
 
     /// Discovery, and the state where it is known (both retained).
@@ -275,10 +284,20 @@ public struct MQTTFeature: Reducer {
         return messages
     }
 
-    private func publishState(_ device: MQTTDeviceState, _ identity: MQTTIdentity) -> Effect<Action> {
-        .run { [client] _ in
+    /// The device's state, once no other state message is on its way: two in flight at once can
+    /// reach the broker in either order, and what it retains must be the newest. Whatever changed
+    /// meanwhile goes out when the one in flight is done (`.statePublished`, `.announced`).
+    private func publishStateIfChanged(_ state: inout State) -> Effect<Action> {
+        guard state.connection == .connected, state.statePublishesInFlight == 0, let device = state.device,
+              state.publishedState != device else { return .none }
+        state.publishedState = device
+        state.statePublishesInFlight = 1
+        return .run { [client, identity = state.identity] send in
+            // A failure is the connection's: its event says so, and the next one announces again.
             _ = await client.publish(MQTTMessage(topic: identity.stateTopic, payload: device.json.text, retain: true))
+            await send(.statePublished)
         }
+        .cancellable(id: CancelID.statePublishing)
     }
 
     /// One batch of events, in order, each acknowledged by the broker before the next is sent; the
@@ -310,10 +329,14 @@ public struct MQTTFeature: Reducer {
         if message.topic == identity.homeAssistantStatusTopic {
             guard message.text == MQTTIdentity.online, state.connection == .connected else { return .none }
             let messages = announcement(state)
-            return .run { [client] _ in
+            state.publishedState = state.device
+            state.statePublishesInFlight += 1
+            return .run { [client] send in
                 // A failure is the connection's: its event says so, and the next one announces again.
-                for message in messages where await client.publish(message).isFailure { return }
+                for message in messages where await client.publish(message).isFailure { break }
+                await send(.statePublished)
             }
+            .cancellable(id: CancelID.statePublishing)
         }
         if state.peerTopics.contains(message.topic) {
             return .send(.delegate(.peerMessage(message)))

@@ -24,6 +24,9 @@ extension MQTTFeature {
         /// The new connection is announced (discovery, state, `online`) and subscribed to the
         /// commands; the failure, if one of them failed.
         case announced(MQTTFailure?)
+        /// A state message on its own, or Home Assistant's second announcement, has been
+        /// handed to the broker (or failed with the connection).
+        case statePublished
         /// The topics a watcher hears its dependents on (their availability and state): subscribed
         /// now if connected, and at every connection.
         case peerTopicsChanged([String])

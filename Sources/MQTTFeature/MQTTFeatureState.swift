@@ -40,6 +40,9 @@ extension MQTTFeature {
         public var device: MQTTDeviceState?
         /// What `<base>/state` holds from this connection; nil until published on it.
         public var publishedState: MQTTDeviceState?
+        /// Messages carrying the state on their way to the broker (an announcement, or the state
+        /// alone): a changed state waits until none is, so the broker retains the newest.
+        public var statePublishesInFlight = 0
 
         public var commandsAccepted = 0
         public var commandsRefused = 0

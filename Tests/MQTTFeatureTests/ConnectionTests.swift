@@ -76,8 +76,9 @@ final class ConnectionTests: MQTTTestCase {
         store.send(.deviceChanged(Self.checkedIn)) {
             $0.device = Self.checkedIn
             $0.publishedState = Self.checkedIn
+            $0.statePublishesInFlight = 1
         }
-        await Task.megaYield()
+        await store.receive(.statePublished) { $0.statePublishesInFlight = 0 }
         let lost = MQTTFailure(.lost, "the connection to mqtt://broker.test:1883 was lost")
         broker.emit(.connectionLost(lost))
         await store.receive(.connection(.connectionLost(lost))) {

@@ -68,8 +68,10 @@ class MQTTTestCase: ReducerTestCase {
             $0.retryDelay = nil
             $0.lastConnected = self.wall(offset)
             $0.publishedState = $0.device
+            $0.statePublishesInFlight = 1
         }, file: file, line: line)
         await store.receive(.announced(nil), assert: {
+            $0.statePublishesInFlight = 0
             $0.events.isRunning = true
             $0.events.step = .readingQueue
         }, file: file, line: line)

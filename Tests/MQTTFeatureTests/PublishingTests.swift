@@ -20,7 +20,9 @@ final class PublishingTests: MQTTTestCase {
         store.send(.deviceChanged(Self.checkedIn)) {
             $0.device = Self.checkedIn
             $0.publishedState = Self.checkedIn
+            $0.statePublishesInFlight = 1
         }
+        await store.receive(.statePublished) { $0.statePublishesInFlight = 0 }
         store.send(.deviceChanged(Self.checkedIn))
         var pinged = Self.checkedIn
         pinged.pingPending = true
@@ -28,8 +30,9 @@ final class PublishingTests: MQTTTestCase {
         store.send(.deviceChanged(pinged)) {
             $0.device = pinged
             $0.publishedState = pinged
+            $0.statePublishesInFlight = 1
         }
-        await Task.megaYield()
+        await store.receive(.statePublished) { $0.statePublishesInFlight = 0 }
         XCTAssertEqual(broker.published(on: "lifesignal/hall/state"), [Self.checkedIn.json.text, pinged.json.text])
         XCTAssertEqual(broker.published.last?.retain, true, "the state is retained for whoever subscribes later")
         await stop(store)
@@ -112,13 +115,46 @@ final class PublishingTests: MQTTTestCase {
         await connect(store)
         broker.forgetPublished()
         broker.deliver(MQTTInboundMessage(topic: "homeassistant/status", payload: Array("online".utf8)))
-        await store.receive(.message(MQTTInboundMessage(topic: "homeassistant/status", payload: Array("online".utf8))))
-        await Task.megaYield()
+        await store.receive(.message(MQTTInboundMessage(topic: "homeassistant/status", payload: Array("online".utf8)))) {
+            $0.statePublishesInFlight = 1
+        }
+        await store.receive(.statePublished) { $0.statePublishesInFlight = 0 }
         XCTAssertEqual(broker.published.map(\.topic), ["homeassistant/device/hall/config", "lifesignal/hall/state"])
         broker.forgetPublished()
         broker.deliver(MQTTInboundMessage(topic: "homeassistant/status", payload: Array("offline".utf8)))
         await store.receive(.message(MQTTInboundMessage(topic: "homeassistant/status", payload: Array("offline".utf8))))
         XCTAssertEqual(broker.published, [], "Home Assistant going away needs nothing")
+        await stop(store)
+    }
+
+    /// Two messages on the state topic in flight at once can reach the broker in either order,
+    /// and it keeps whichever came last: a change made while an announcement is on its way waits
+    /// for it, so Home Assistant never keeps showing an older state.
+    func testAStateThatChangesWhileAnAnnouncementIsOnItsWayGoesOutAfterItSoTheNewestIsRetained() async {
+        let store = makeStore()
+        store.send(.deviceChanged(Self.checkedIn)) { $0.device = Self.checkedIn }
+        await start(store)
+        await connect(store)
+        broker.forgetPublished()
+        broker.publishGate.shut()
+        let online = MQTTInboundMessage(topic: "homeassistant/status", payload: Array("online".utf8))
+        broker.deliver(online)
+        await store.receive(.message(online)) { $0.statePublishesInFlight = 1 }
+        await Task.megaYield()
+        XCTAssertEqual(broker.publishGate.waiting, 1, "the announcement's discovery waits at the broker")
+        var reminder = Self.checkedIn
+        reminder.indicator = .reminder
+        reminder.phase = "reminder"
+        store.send(.deviceChanged(reminder)) { $0.device = reminder }
+        await Task.megaYield()
+        XCTAssertEqual(broker.publishGate.waiting, 1, "the change waits for the announcement")
+        broker.publishGate.open()
+        await store.receive(.statePublished) {
+            $0.publishedState = reminder
+        }
+        await store.receive(.statePublished) { $0.statePublishesInFlight = 0 }
+        XCTAssertEqual(broker.published(on: "lifesignal/hall/state"), [Self.checkedIn.json.text, reminder.json.text],
+                       "the newest state reaches the broker last")
         await stop(store)
     }
 }
