@@ -133,15 +133,13 @@ public struct MQTTFeature: Reducer {
         case let .announced(failure):
             // A dropped connection says so on its own; a refusal here means commands cannot arrive.
             guard state.connection == .connected else { return .none }
-            state.statePublishesInFlight = max(0, state.statePublishesInFlight - 1)
             if let failure, failure.kind == .rejected { state.subscriptionProblem = failure.message }
             // Events follow the announcement: Home Assistant knows the entities they are for.
-            return .merge(reduceEvents(&state, .start), publishStateIfChanged(&state))
+            return .merge(reduceEvents(&state, .start), statePublishEnded(&state))
 
         case .statePublished:
             guard state.connection == .connected else { return .none }
-            state.statePublishesInFlight = max(0, state.statePublishesInFlight - 1)
-            return publishStateIfChanged(&state)
+            return statePublishEnded(&state)
 
         case let .message(message):
             return receive(message, &state)
@@ -282,6 +280,12 @@ public struct MQTTFeature: Reducer {
             messages.append(MQTTMessage(topic: identity.stateTopic, payload: device.json.text, retain: true))
         }
         return messages
+    }
+
+    /// A message carrying the state is done: a change that waited for it goes out now.
+    private func statePublishEnded(_ state: inout State) -> Effect<Action> {
+        state.statePublishesInFlight = max(0, state.statePublishesInFlight - 1)
+        return publishStateIfChanged(&state)
     }
 
     /// The device's state, once no other state message is on its way: two in flight at once can

@@ -160,6 +160,11 @@ class MQTTTestCase: ReducerTestCase {
         }
     }
 
+    /// Home Assistant's birth or last will on its status topic (`online`, `offline`).
+    func homeAssistantStatus(_ status: String) -> MQTTInboundMessage {
+        MQTTInboundMessage(topic: "homeassistant/status", payload: Array(status.utf8))
+    }
+
     func message(_ command: String, _ payload: String = "PRESS", retained: Bool = false) -> MQTTInboundMessage {
         MQTTInboundMessage(topic: "lifesignal/hall/cmd/\(command)", payload: Array(payload.utf8), retained: retained)
     }

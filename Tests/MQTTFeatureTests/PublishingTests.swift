@@ -114,15 +114,15 @@ final class PublishingTests: MQTTTestCase {
         await start(store)
         await connect(store)
         broker.forgetPublished()
-        broker.deliver(MQTTInboundMessage(topic: "homeassistant/status", payload: Array("online".utf8)))
-        await store.receive(.message(MQTTInboundMessage(topic: "homeassistant/status", payload: Array("online".utf8)))) {
+        broker.deliver(homeAssistantStatus("online"))
+        await store.receive(.message(homeAssistantStatus("online"))) {
             $0.statePublishesInFlight = 1
         }
         await store.receive(.statePublished) { $0.statePublishesInFlight = 0 }
         XCTAssertEqual(broker.published.map(\.topic), ["homeassistant/device/hall/config", "lifesignal/hall/state"])
         broker.forgetPublished()
-        broker.deliver(MQTTInboundMessage(topic: "homeassistant/status", payload: Array("offline".utf8)))
-        await store.receive(.message(MQTTInboundMessage(topic: "homeassistant/status", payload: Array("offline".utf8))))
+        broker.deliver(homeAssistantStatus("offline"))
+        await store.receive(.message(homeAssistantStatus("offline")))
         XCTAssertEqual(broker.published, [], "Home Assistant going away needs nothing")
         await stop(store)
     }
@@ -137,9 +137,8 @@ final class PublishingTests: MQTTTestCase {
         await connect(store)
         broker.forgetPublished()
         broker.publishGate.shut()
-        let online = MQTTInboundMessage(topic: "homeassistant/status", payload: Array("online".utf8))
-        broker.deliver(online)
-        await store.receive(.message(online)) { $0.statePublishesInFlight = 1 }
+        broker.deliver(homeAssistantStatus("online"))
+        await store.receive(.message(homeAssistantStatus("online"))) { $0.statePublishesInFlight = 1 }
         await Task.megaYield()
         XCTAssertEqual(broker.publishGate.waiting, 1, "the announcement's discovery waits at the broker")
         var reminder = Self.checkedIn
